@@ -18,7 +18,7 @@ SUBCOMMANDS: dict[str, str] = {
     "demo": "companion.cli.server:demo",
     "config": "companion.cli.config_cmd:config",
     "replay": "companion.cli.replay:replay",
-    "mat": "companion.cli.vision_cmd:mat",
+    "mat": "companion.cli.mat_cmd:mat",
     "vision": "companion.cli.vision_cmd:vision",
     "teach": "companion.cli.vision_cmd:teach",
     "buttons": "companion.cli.buttons:buttons",
