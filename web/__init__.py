@@ -1,1 +1,57 @@
-"""web package."""
+"""The web app: pages, a JSON API and a live stream (SSE) of the table's public state.
+
+In the manner of Flask's tutorial: ``create_app(test_config=None)`` and blueprints. The
+app reads state and sends commands through the referee's public API only; it never
+touches the engines or the store directly.
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from companion.referee import Referee
+from companion.store import Store
+
+
+def create_app(test_config: dict[str, Any] | None = None, *, referee: Referee | None = None) -> Flask:
+    """Build the app. ``referee`` is given by the composition root (``companion serve`` /
+    ``demo``); when absent (tests, ``flask run``), one is made over the SQLite file
+    ``DATABASE`` from the config."""
+    app = Flask(__name__)
+    app.config.from_mapping(
+        SECRET_KEY=secrets.token_hex(16),
+        DATABASE=None,
+        DEMO=False,
+        KEEPALIVE_SECONDS=15.0,
+        TABLE_NAME="Table Companion",
+    )
+    if test_config:
+        app.config.update(test_config)
+    if referee is None:
+        if not app.config["DATABASE"]:
+            raise RuntimeError("create_app needs a referee or a DATABASE path")
+        store = Store(Path(app.config["DATABASE"]))
+        referee = Referee(store, table_name=app.config["TABLE_NAME"], demo=app.config["DEMO"])
+    app.extensions["referee"] = referee
+
+    from web import api, pages, security
+
+    security.init_app(app)
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+    if app.config["DEMO"] or referee.demo:
+        from web import demo
+
+        app.register_blueprint(demo.bp)
+    return app
+
+
+def get_referee() -> Referee:
+    from flask import current_app
+
+    referee: Referee = current_app.extensions["referee"]
+    return referee

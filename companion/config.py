@@ -1,0 +1,476 @@
+"""The configuration: one TOML file, validated when loaded.
+
+Lookup order (first found wins): ``--config PATH``, ``$COMPANION_CONFIG``,
+``$CONFIGURATION_DIRECTORY/config.toml`` (systemd's ``ConfigurationDirectory=``),
+``$XDG_CONFIG_HOME/companion/config.toml`` (``~/.config``), ``/etc/companion/config.toml``,
+then the built-in defaults.
+
+Every mistake is a :class:`ConfigError` naming the key, the file and the line: an
+unknown key, a wrong type, a value out of range, one GPIO pin used twice. Loading never
+touches stored data, so a bad file costs nothing but the error.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from companion.games import GAMES, game_class
+from companion.games.options import HouseRuleError, resolve_house_rules
+
+SYSTEM_CONFIG = Path("/etc/companion/config.toml")
+CAMERA_SOURCE = re.compile(r"^(none|renderer|picamera2|usb:\d+|folder:.+|video:.+)$")
+
+
+class ConfigError(ValueError):
+    """A configuration mistake. ``key`` is dotted (``seats[2].slap_pin``); ``path`` and
+    ``line`` say where it stands (``line`` is ``None`` for a missing key)."""
+
+    def __init__(self, message: str, *, key: str = "", path: Path | None = None, line: int | None = None):
+        self.key, self.path, self.line, self.reason = key, path, line, message
+        where = str(path) if path else "built-in defaults"
+        if line is not None:
+            where += f", line {line}"
+        subject = f"{key}: " if key else ""
+        super().__init__(f"{where}: {subject}{message}")
+
+
+# -- the schema -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    name: str = "Table Companion"
+    game: str = "crocodile"
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    host: str = "0.0.0.0"
+    port: int = 8000
+    threads: int = 48
+    """waitress threads: every open live stream holds one, so >= 2 x phones + 8."""
+    admin_pin: str = ""
+    """Digits; empty until set on the setup page."""
+
+
+@dataclass(frozen=True)
+class StoreConfig:
+    data_dir: str = ""
+    """Empty: ``$STATE_DIRECTORY`` under systemd, else the XDG data directory."""
+    synchronous: str = "full"
+    """SQLite ``PRAGMA synchronous``: ``full`` makes an append durable when it returns,
+    even across a power cut; ``normal`` is kinder to SD cards but may lose the last event."""
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    source: str = "none"
+    """``picamera2``, ``usb:N``, ``folder:PATH``, ``video:PATH``, ``renderer`` or ``none``."""
+    width: int = 1280
+    height: int = 720
+    fps: float = 10.0
+
+
+@dataclass(frozen=True)
+class ButtonsConfig:
+    pin_factory: str = "lgpio"
+    """``lgpio`` (kernel edge timestamps) or ``mock`` (explicit simulation, said loudly)."""
+    tie_threshold_ms: float = 1.0
+    settle_ms: float = 15.0
+    lockout_ms: float = 100.0
+    false_start: str = "ignore"
+    hold_to_withdraw_ms: int | None = None
+    """Holding the Call button this long withdraws the call; ``None`` (0 in the file): off."""
+    buzzer_pin: int | None = None
+
+
+@dataclass(frozen=True)
+class SeatConfig:
+    name: str
+    call_pin: int | None = None
+    slap_pin: int | None = None
+    led_pin: int | None = None
+
+
+DEFAULT_SEATS = (
+    SeatConfig("Seat 1", call_pin=5, slap_pin=6, led_pin=12),
+    SeatConfig("Seat 2", call_pin=13, slap_pin=16, led_pin=17),
+    SeatConfig("Seat 3", call_pin=19, slap_pin=20, led_pin=18),
+    SeatConfig("Seat 4", call_pin=21, slap_pin=22, led_pin=23),
+)
+
+
+@dataclass(frozen=True)
+class Config:
+    table: TableConfig = field(default_factory=TableConfig)
+    web: WebConfig = field(default_factory=WebConfig)
+    store: StoreConfig = field(default_factory=StoreConfig)
+    camera: CameraConfig = field(default_factory=CameraConfig)
+    buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
+    seats: tuple[SeatConfig, ...] = DEFAULT_SEATS
+    house_rules: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """Game name -> option -> value, only what differs from the defaults."""
+    path: Path | None = None
+    """The file it came from; ``None`` for the built-in defaults."""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name in ("table", "web", "store", "camera", "buttons"):
+            section = getattr(self, name)
+            out[name] = {f.name: getattr(section, f.name) for f in fields(section)}
+        out["web"]["admin_pin"] = "****" if self.web.admin_pin else ""
+        out["seats"] = [{f.name: getattr(s, f.name) for f in fields(s)} for s in self.seats]
+        out["house_rules"] = {g: dict(v) for g, v in self.house_rules.items()}
+        return out
+
+
+Check = Callable[[Any], str | None]
+"""Returns an error message, or ``None`` when the value is fine."""
+
+
+def _range(lo: float, hi: float | None = None) -> Check:
+    def check(v: Any) -> str | None:
+        if v < lo or (hi is not None and v > hi):
+            return f"{v!r} is out of range ({lo} to {hi})" if hi is not None else f"{v!r} must be >= {lo}"
+        return None
+
+    return check
+
+
+def _choice(*allowed: str) -> Check:
+    def check(v: Any) -> str | None:
+        return None if v in allowed else f"{v!r} is not one of {', '.join(allowed)}"
+
+    return check
+
+
+def _pattern(regex: re.Pattern[str], what: str) -> Check:
+    def check(v: Any) -> str | None:
+        return None if regex.match(v) else f"{v!r} is not {what}"
+
+    return check
+
+
+def _false_start_policies() -> tuple[str, ...]:
+    try:
+        from hardware.arbiter import FALSE_START_POLICIES
+    except ImportError:  # the hardware package is optional for a config check
+        return ("ignore", "lockout")
+    return tuple(FALSE_START_POLICIES)
+
+
+def _false_start(v: Any) -> str | None:
+    return _choice(*_false_start_policies())(v)
+
+
+# section -> key -> (type, check)
+SCHEMA: dict[str, dict[str, tuple[type | tuple[type, ...], Check | None]]] = {
+    "table": {
+        "name": (str, None),
+        "game": (str, _choice(*GAMES)),
+    },
+    "web": {
+        "host": (str, None),
+        "port": (int, _range(1, 65535)),
+        "threads": (int, _range(8, 1000)),
+        "admin_pin": (str, _pattern(re.compile(r"^(\d{4,12})?$"), "4 to 12 digits")),
+    },
+    "store": {
+        "data_dir": (str, None),
+        "synchronous": (str, _choice("full", "normal")),
+    },
+    "camera": {
+        "source": (str, _pattern(CAMERA_SOURCE, "none, renderer, picamera2, usb:N, folder:PATH or video:PATH")),
+        "width": (int, _range(160, 8000)),
+        "height": (int, _range(120, 6000)),
+        "fps": ((int, float), _range(0.5, 120)),
+    },
+    "buttons": {
+        "pin_factory": (str, _choice("lgpio", "mock")),
+        "tie_threshold_ms": ((int, float), _range(0, 100)),
+        "settle_ms": ((int, float), _range(1, 500)),
+        "lockout_ms": ((int, float), _range(0, 2000)),
+        "false_start": (str, _false_start),
+        "hold_to_withdraw_ms": (int, _range(0, 10000)),
+        "buzzer_pin": (int, None),
+    },
+}
+SEAT_SCHEMA: dict[str, tuple[type | tuple[type, ...], Check | None]] = {
+    "name": (str, None),
+    "call_pin": (int, None),
+    "slap_pin": (int, None),
+    "led_pin": (int, None),
+}
+SECTION_CLASSES = {
+    "table": TableConfig,
+    "web": WebConfig,
+    "store": StoreConfig,
+    "camera": CameraConfig,
+    "buttons": ButtonsConfig,
+}
+MAX_SEATS = 8
+
+
+# -- where keys stand in the file ------------------------------------------------------
+
+_HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+_KEY = re.compile(r"""^\s*("[^"]*"|'[^']*'|[A-Za-z0-9_.-]+)\s*=""")
+
+
+def key_lines(text: str) -> dict[str, int]:
+    """Map each dotted key (``web.port``, ``seats[1].slap_pin``, ``house_rules.crocodile``)
+    to the line it is set on. A line scanner, not a parser: enough for the error messages
+    of the files people write (tables, arrays of tables, dotted keys)."""
+    lines: dict[str, int] = {}
+    prefix = ""
+    array_counts: dict[str, int] = {}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        header = _HEADER.match(raw)
+        if header:
+            name = ".".join(part.strip().strip("\"'") for part in header.group(2).split("."))
+            if header.group(1) == "[[":
+                index = array_counts.get(name, -1) + 1
+                array_counts[name] = index
+                prefix = f"{name}[{index}]"
+            else:
+                prefix = name
+            lines.setdefault(prefix, number)
+            continue
+        key = _KEY.match(raw)
+        if key:
+            name = ".".join(part.strip().strip("\"'") for part in key.group(1).split("."))
+            full = f"{prefix}.{name}" if prefix else name
+            lines.setdefault(full, number)
+    return lines
+
+
+# -- loading ---------------------------------------------------------------------------
+
+
+def find_config(explicit: str | Path | None = None, env: Mapping[str, str] | None = None) -> Path | None:
+    """The config file to use, by the documented lookup order; ``None``: built-in defaults.
+    An explicitly named file (``--config`` or ``$COMPANION_CONFIG``) must exist."""
+    env = os.environ if env is None else env
+    for named in (explicit, env.get("COMPANION_CONFIG")):
+        if named:
+            path = Path(named)
+            if not path.is_file():
+                raise ConfigError("the config file does not exist", path=path)
+            return path
+    candidates = []
+    if env.get("CONFIGURATION_DIRECTORY"):
+        candidates.append(Path(env["CONFIGURATION_DIRECTORY"].split(":")[0]) / "config.toml")
+    xdg = env.get("XDG_CONFIG_HOME") or (str(Path(env["HOME"]) / ".config") if env.get("HOME") else "")
+    if xdg:
+        candidates.append(Path(xdg) / "companion" / "config.toml")
+    candidates.append(SYSTEM_CONFIG)
+    return next((p for p in candidates if p.is_file()), None)
+
+
+def load_config(explicit: str | Path | None = None, env: Mapping[str, str] | None = None) -> Config:
+    """Find, read and validate the configuration (see the module docstring)."""
+    path = find_config(explicit, env)
+    if path is None:
+        return Config()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read the file: {exc}", path=path) from exc
+    return parse_config(text, path)
+
+
+def parse_config(text: str, path: Path | None = None) -> Config:
+    """Validate TOML ``text`` (from ``path``, for the messages) into a :class:`Config`."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        line = re.search(r"line (\d+)", str(exc))
+        raise ConfigError(f"not valid TOML: {exc}", path=path, line=int(line.group(1)) if line else None) from exc
+    lines = key_lines(text)
+
+    def error(key: str, message: str) -> ConfigError:
+        line = lines.get(key)
+        if line is None and "." in key:  # fall back to the enclosing table's header
+            line = lines.get(key.rsplit(".", 1)[0])
+        return ConfigError(message, key=key, path=path, line=line)
+
+    known = set(SCHEMA) | {"seats", "house_rules"}
+    for top in data:
+        if top not in known:
+            raise error(top, f"unknown section or key (known: {', '.join(sorted(known))})")
+
+    sections: dict[str, Any] = {}
+    for section, schema in SCHEMA.items():
+        given = data.get(section, {})
+        if not isinstance(given, dict):
+            raise error(section, "should be a table ([" + section + "])")
+        values = _check_table(given, schema, section, error)
+        sections[section] = SECTION_CLASSES[section](**values)
+    buttons = sections["buttons"]
+    if buttons.hold_to_withdraw_ms == 0:
+        sections["buttons"] = _replace(buttons, hold_to_withdraw_ms=None)
+
+    seats = DEFAULT_SEATS
+    if "seats" in data:
+        raw_seats = data["seats"]
+        if not isinstance(raw_seats, list) or not all(isinstance(s, dict) for s in raw_seats):
+            raise error("seats", "should be an array of tables ([[seats]])")
+        if not 1 <= len(raw_seats) <= MAX_SEATS:
+            raise error("seats", f"{len(raw_seats)} seats: a table has 1 to {MAX_SEATS}")
+        seats = tuple(
+            SeatConfig(**{"name": f"Seat {i + 1}", **_check_table(s, SEAT_SCHEMA, f"seats[{i}]", error)})
+            for i, s in enumerate(raw_seats)
+        )
+
+    _check_pins(seats, sections["buttons"], error)
+    house_rules = _check_house_rules(data.get("house_rules", {}), error, path)
+    return Config(seats=seats, house_rules=house_rules, path=path, **sections)
+
+
+def _replace(obj: Any, **changes: Any) -> Any:
+    from dataclasses import replace
+
+    return replace(obj, **changes)
+
+
+def _check_table(
+    given: Mapping[str, Any],
+    schema: Mapping[str, tuple[type | tuple[type, ...], Check | None]],
+    prefix: str,
+    error: Callable[[str, str], ConfigError],
+) -> dict[str, Any]:
+    values = {}
+    for key, value in given.items():
+        full = f"{prefix}.{key}"
+        if key not in schema:
+            raise error(full, f"unknown key (known in [{prefix.split('[')[0]}]: {', '.join(schema)})")
+        kind, check = schema[key]
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        if isinstance(value, bool) or not isinstance(value, kinds):
+            names = " or ".join("number" if k is float else k.__name__.replace("str", "string") for k in kinds)
+            raise error(full, f"should be a {names}, not {type(value).__name__} {value!r}")
+        if check is not None:
+            problem = check(value)
+            if problem:
+                raise error(full, problem)
+        values[key] = value
+    return values
+
+
+def _check_pins(
+    seats: tuple[SeatConfig, ...], buttons: ButtonsConfig, error: Callable[[str, str], ConfigError]
+) -> None:
+    assignments: dict[str, int | None] = {"buttons.buzzer_pin": buttons.buzzer_pin}
+    for i, seat in enumerate(seats):
+        for name in ("call_pin", "slap_pin", "led_pin"):
+            assignments[f"seats[{i}].{name}"] = getattr(seat, name)
+    try:
+        from hardware.pins import PinConfigError, check_pins
+    except ImportError:
+        check_pins = None
+    if check_pins is not None:
+        try:
+            check_pins(assignments)
+        except PinConfigError as exc:
+            bad = re.findall(r"(seats\[\d+\]\.\w+|buttons\.buzzer_pin)", str(exc))
+            raise error(bad[-1] if bad else "seats", str(exc)) from exc
+        return
+    used: dict[int, str] = {}
+    for key, pin in assignments.items():
+        if pin is None:
+            continue
+        if pin in used:
+            raise error(key, f"GPIO {pin} is already used by {used[pin]}")
+        used[pin] = key
+
+
+def _check_house_rules(
+    given: Any, error: Callable[[str, str], ConfigError], path: Path | None
+) -> dict[str, dict[str, Any]]:
+    if not isinstance(given, dict):
+        raise error("house_rules", "should be a table of games ([house_rules.crocodile])")
+    out = {}
+    for game, options in given.items():
+        key = f"house_rules.{game}"
+        if game not in GAMES:
+            raise error(key, f"unknown game (known: {', '.join(GAMES)})")
+        if not isinstance(options, dict):
+            raise error(key, "should be a table of options")
+        try:
+            cls = game_class(game)
+        except ImportError as exc:
+            raise error(key, f"the {game} engine is not available: {exc}") from exc
+        try:
+            resolve_house_rules(cls.HOUSE_RULES, options)
+        except HouseRuleError as exc:
+            raise error(f"{key}.{exc.option}", str(exc).split(": ", 1)[-1]) from exc
+        out[game] = dict(options)
+    return out
+
+
+EXAMPLE = """\
+# Table Companion configuration. Every key is optional; the values shown are the defaults.
+
+[table]
+name = "Table Companion"
+game = "crocodile"          # crocodile, recall, pool-party, crapo, master-crok
+
+[web]
+host = "0.0.0.0"            # every phone on the LAN; 127.0.0.1 for this machine only
+port = 8000
+threads = 48                # each open phone holds one; keep >= 2 x phones + 8
+admin_pin = ""              # 4-12 digits; needed for undo and setup
+
+[store]
+data_dir = ""               # default: $STATE_DIRECTORY, else ~/.local/share/companion
+synchronous = "full"        # full: durable at every event; normal: easier on SD cards
+
+[camera]
+source = "none"             # picamera2, usb:0, folder:PATH, video:PATH, renderer, none
+width = 1280
+height = 720
+fps = 10
+
+[buttons]
+pin_factory = "lgpio"       # lgpio on a Pi (kernel edge timestamps); mock simulates
+tie_threshold_ms = 1.0      # slaps closer than this are a tie for the players to settle
+settle_ms = 15.0            # wait after the first slap for the others
+lockout_ms = 100.0          # ignore a pad this long after its press (bounce)
+false_start = "ignore"      # what a slap before the card lands does
+hold_to_withdraw_ms = 0     # hold Call this long to withdraw a call; 0 = off
+# buzzer_pin = 24
+
+# One [[seats]] table per seat, 1 to 8 (BCM GPIO numbers; see docs/wiring.md).
+[[seats]]
+name = "Seat 1"
+call_pin = 5
+slap_pin = 6
+led_pin = 12
+
+[[seats]]
+name = "Seat 2"
+call_pin = 13
+slap_pin = 16
+led_pin = 17
+
+[[seats]]
+name = "Seat 3"
+call_pin = 19
+slap_pin = 20
+led_pin = 18
+
+[[seats]]
+name = "Seat 4"
+call_pin = 21
+slap_pin = 22
+led_pin = 23
+
+# [house_rules.crocodile]
+# tie_break = "fewer_cards"
+"""

@@ -1,0 +1,166 @@
+"""The referee: the one loop that turns inputs from the table into game actions and rulings.
+
+Inputs (pad presses, slap results, camera observations, taps) arrive from many threads
+through :meth:`Referee.submit`; one thread handles them in order. Every input is written
+to the store *before* it is handled, and the table's state is a pure function of the
+stored inputs: after a restart the referee replays the log and the table is exactly
+where it was.
+
+The web app talks to the referee only through this public API: ``submit``, ``live``
+(the published state), and the named commands.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from companion.events import InputEvent
+from companion.live import LiveState
+from companion.store import Store, StoredEvent
+
+log = logging.getLogger(__name__)
+
+RECENT_INPUTS = 30
+INPUT_KIND_PREFIX = "input."
+
+
+class Referee:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        table_name: str = "Table Companion",
+        seats: Sequence[str] = ("Seat 1", "Seat 2", "Seat 3", "Seat 4"),
+        session_id: int | None = None,
+        clock: Callable[[], int] = time.monotonic_ns,
+        demo: bool = False,
+    ) -> None:
+        self.store = store
+        self.table_name = table_name
+        self.seats = list(seats)
+        self.clock = clock
+        self.demo = demo
+        self.live = LiveState()
+        self._inbox: queue.Queue[InputEvent | None] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._recent: deque[dict[str, Any]] = deque(maxlen=RECENT_INPUTS)
+        self.input_count = 0
+        self.press_simulator: Callable[[int, str], None] | None = None
+        """Demo only: presses a simulated pad (set by the composition root)."""
+
+        resumed = store.session(session_id) if session_id is not None else store.latest_unfinished_session()
+        if resumed is None:
+            self.session_id = store.new_session(table_name, meta={"seats": self.seats})
+            self.resumed = False
+        else:
+            self.session_id = resumed.id
+            self.resumed = True
+            self.seats = list(resumed.meta.get("seats", self.seats))
+            self._replay(store.iter_events(self.session_id))
+        self._publish()
+
+    # -- input -------------------------------------------------------------------------
+
+    def submit(self, event: InputEvent) -> None:
+        """Queue an input from any thread; handled in order by the referee's thread (or
+        by :meth:`process_pending` in tests and scripts)."""
+        self._inbox.put(event)
+
+    def simulated_press(self, seat: int, button: str) -> None:
+        """Demo: press a seat's simulated pad. The press travels the real pads' path
+        (mock pin -> pad device -> arbiter -> :meth:`submit`)."""
+        if self.press_simulator is None:
+            raise RuntimeError("no simulated seat pads: the table is not in demo mode")
+        self.press_simulator(seat, button)
+
+    def process_pending(self) -> int:
+        """Handle every queued input now, in this thread. Returns how many."""
+        handled = 0
+        while True:
+            try:
+                event = self._inbox.get_nowait()
+            except queue.Empty:
+                return handled
+            if event is not None:
+                self._record_and_handle(event)
+                handled += 1
+
+    def _record_and_handle(self, event: InputEvent) -> None:
+        stored = self.store.append(
+            self.session_id, INPUT_KIND_PREFIX + event.kind, event.to_json(), source=event.source, t_ns=event.t_ns
+        )
+        self._handle(event, stored.seq, stored.wall)
+        self._publish()
+
+    def _replay(self, stored: Sequence[StoredEvent] | Any) -> None:
+        for item in stored:
+            if item.kind.startswith(INPUT_KIND_PREFIX):
+                p = item.payload
+                event = InputEvent(p["source"], p["kind"], p["t_ns"], p.get("seat"), p.get("data", {}))
+                self._handle(event, item.seq, item.wall)
+
+    def _handle(self, event: InputEvent, seq: int, wall: float) -> None:
+        self.input_count += 1
+        self._recent.appendleft(
+            {
+                "seq": seq,
+                "wall": wall,
+                "source": event.source,
+                "kind": event.kind,
+                "seat": event.seat,
+                "seat_name": self.seat_name(event.seat),
+                "t_ns": event.t_ns,
+            }
+        )
+
+    # -- the published state -----------------------------------------------------------
+
+    def seat_name(self, seat: int | None) -> str | None:
+        if seat is None:
+            return None
+        return self.seats[seat] if 0 <= seat < len(self.seats) else f"Seat {seat + 1}"
+
+    def public_state(self) -> dict[str, Any]:
+        """Everything the table page shows; never a private fact."""
+        return {
+            "table": self.table_name,
+            "session": self.session_id,
+            "demo": self.demo,
+            "seats": [{"seat": i, "name": name} for i, name in enumerate(self.seats)],
+            "inputs": self.input_count,
+            "recent": list(self._recent),
+        }
+
+    def _publish(self) -> None:
+        self.live.publish(self.public_state())
+
+    # -- the loop ----------------------------------------------------------------------
+
+    def start(self) -> None:
+        if self._thread is not None:
+            return
+        self._thread = threading.Thread(target=self._run, name="referee", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            event = self._inbox.get()
+            if event is None:
+                return
+            try:
+                self._record_and_handle(event)
+            except Exception:  # one bad input must not stop the table
+                log.exception("referee: failed to handle %s", event)
+
+    def stop(self) -> None:
+        if self._thread is not None:
+            self._inbox.put(None)
+            self._thread.join(timeout=5)
+            self._thread = None
+        self.live.close()

@@ -1,0 +1,277 @@
+"""The event store: one SQLite file (WAL), an append-only event log per table session.
+
+Every input (a camera reading, a slap, a tap) and every ruling is an event. The log is
+the truth: after a restart the referee replays it and the table resumes where it was.
+
+* ``append`` is durable when it returns: each event is one transaction, committed with
+  ``synchronous=FULL`` (configurable to ``NORMAL`` for SD cards that must be spared).
+* After a crash at any moment, reopening gives every acknowledged event and no partial
+  one: SQLite's journal guarantees the all-or-nothing, and ``seq`` is assigned inside the
+  transaction.
+* Events cannot be changed or deleted: triggers refuse UPDATE and DELETE.
+* The schema is versioned with ``PRAGMA user_version``; opening an older file runs the
+  forward migrations in one transaction each.
+
+One writer (the referee) and any number of readers; the connection is guarded by a
+lock so the web threads may read through the same object.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SOURCES = ("camera", "button", "phone", "system")
+
+
+class StoreError(RuntimeError):
+    """The database cannot be opened or used. Names the file."""
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    session_id: int
+    seq: int
+    t_ns: int
+    wall: float
+    kind: str
+    source: str
+    payload: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "session": self.session_id,
+            "seq": self.seq,
+            "t_ns": self.t_ns,
+            "wall": self.wall,
+            "kind": self.kind,
+            "source": self.source,
+            "payload": self.payload,
+        }
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    id: int
+    created_wall: float
+    name: str
+    game: str
+    meta: dict[str, Any]
+    finished_wall: float | None
+    result: dict[str, Any] | None
+    event_count: int
+
+
+def _run_script(db: sqlite3.Connection, script: str) -> None:
+    """Run ``;``-separated statements inside the caller's transaction (``executescript``
+    would commit it first, so a failed migration could be half applied)."""
+    statement = ""
+    for line in script.splitlines(keepends=True):
+        statement += line
+        if sqlite3.complete_statement(statement):
+            db.execute(statement)
+            statement = ""
+
+
+def _v1(db: sqlite3.Connection) -> None:
+    _run_script(
+        db,
+        """
+        CREATE TABLE sessions (
+            id INTEGER PRIMARY KEY,
+            created_wall REAL NOT NULL,
+            name TEXT NOT NULL DEFAULT '',
+            game TEXT NOT NULL DEFAULT ''
+        );
+        CREATE TABLE events (
+            session_id INTEGER NOT NULL REFERENCES sessions(id),
+            seq INTEGER NOT NULL,
+            t_ns INTEGER NOT NULL,
+            wall REAL NOT NULL,
+            kind TEXT NOT NULL,
+            payload TEXT NOT NULL,
+            PRIMARY KEY (session_id, seq)
+        ) WITHOUT ROWID;
+        """
+    )
+
+
+def _v2(db: sqlite3.Connection) -> None:
+    """Version 2: where each event came from, session metadata and results, and the
+    append-only guarantee enforced by the database itself."""
+    _run_script(
+        db,
+        """
+        ALTER TABLE events ADD COLUMN source TEXT NOT NULL DEFAULT 'system'
+            CHECK (source IN ('camera', 'button', 'phone', 'system'));
+        ALTER TABLE sessions ADD COLUMN meta TEXT NOT NULL DEFAULT '{}';
+        ALTER TABLE sessions ADD COLUMN finished_wall REAL;
+        ALTER TABLE sessions ADD COLUMN result TEXT;
+        CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+            BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+        CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+            BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+        """
+    )
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class Store:
+    """The SQLite event store at ``path`` (created with its folders if missing)."""
+
+    def __init__(self, path: str | Path, synchronous: str = "full", *, migrate_to: int = SCHEMA_VERSION) -> None:
+        self.path = Path(path)
+        if synchronous not in ("full", "normal"):
+            raise StoreError(f"{self.path}: synchronous must be 'full' or 'normal', not {synchronous!r}")
+        self._lock = threading.RLock()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # Autocommit mode: transactions are opened explicitly, so none is left
+            # open by accident between calls.
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute(f"PRAGMA synchronous={synchronous.upper()}")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._migrate(migrate_to)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: cannot open the event store: {exc}") from exc
+
+    # -- schema ------------------------------------------------------------------------
+
+    @property
+    def schema_version(self) -> int:
+        return int(self._db.execute("PRAGMA user_version").fetchone()[0])
+
+    def _migrate(self, target: int) -> None:
+        current = self.schema_version
+        if current > SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.path}: schema version {current} is newer than this program's {SCHEMA_VERSION}; "
+                "upgrade the program (the file was left untouched)"
+            )
+        for version in range(current, target):
+            with self._transaction():
+                MIGRATIONS[version](self._db)
+                self._db.execute(f"PRAGMA user_version={version + 1}")
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._db)
+
+    # -- sessions ----------------------------------------------------------------------
+
+    def new_session(self, name: str = "", game: str = "", meta: Mapping[str, Any] | None = None) -> int:
+        with self._lock, self._transaction():
+            cur = self._db.execute(
+                "INSERT INTO sessions (created_wall, name, game, meta) VALUES (?, ?, ?, ?)",
+                (time.time(), name, game, json.dumps(dict(meta or {}))),
+            )
+            return int(cur.lastrowid or 0)
+
+    def update_session(
+        self, session_id: int, *, game: str | None = None, meta: Mapping[str, Any] | None = None
+    ) -> None:
+        with self._lock, self._transaction():
+            if game is not None:
+                self._db.execute("UPDATE sessions SET game=? WHERE id=?", (game, session_id))
+            if meta is not None:
+                self._db.execute("UPDATE sessions SET meta=? WHERE id=?", (json.dumps(dict(meta)), session_id))
+
+    def finish_session(self, session_id: int, result: Mapping[str, Any]) -> None:
+        with self._lock, self._transaction():
+            self._db.execute(
+                "UPDATE sessions SET finished_wall=?, result=? WHERE id=?",
+                (time.time(), json.dumps(dict(result)), session_id),
+            )
+
+    def sessions(self, limit: int = 100) -> list[SessionInfo]:
+        """Newest first."""
+        with self._lock:
+            rows = self._db.execute(
+                """SELECT s.id, s.created_wall, s.name, s.game, s.meta, s.finished_wall, s.result,
+                          (SELECT COUNT(*) FROM events e WHERE e.session_id = s.id)
+                   FROM sessions s ORDER BY s.id DESC LIMIT ?""",
+                (limit,),
+            ).fetchall()
+        return [
+            SessionInfo(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], json.loads(r[6]) if r[6] else None, r[7])
+            for r in rows
+        ]
+
+    def session(self, session_id: int) -> SessionInfo | None:
+        return next((s for s in self.sessions(limit=1_000_000) if s.id == session_id), None)
+
+    def latest_unfinished_session(self) -> SessionInfo | None:
+        return next((s for s in self.sessions() if s.finished_wall is None), None)
+
+    # -- events ------------------------------------------------------------------------
+
+    def append(
+        self,
+        session_id: int,
+        kind: str,
+        payload: Mapping[str, Any] | None = None,
+        *,
+        source: str = "system",
+        t_ns: int | None = None,
+        wall: float | None = None,
+    ) -> StoredEvent:
+        """Append one event; durable when this returns (with ``synchronous=full``)."""
+        if source not in SOURCES:
+            raise StoreError(f"{self.path}: unknown event source {source!r} (known: {', '.join(SOURCES)})")
+        body = json.dumps(dict(payload or {}), separators=(",", ":"), sort_keys=True)
+        t_ns = time.monotonic_ns() if t_ns is None else int(t_ns)
+        wall = time.time() if wall is None else wall
+        with self._lock, self._transaction():
+            seq = self._db.execute(
+                "SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE session_id=?", (session_id,)
+            ).fetchone()[0]
+            self._db.execute(
+                "INSERT INTO events (session_id, seq, t_ns, wall, kind, payload, source) VALUES (?,?,?,?,?,?,?)",
+                (session_id, seq, t_ns, wall, kind, body, source),
+            )
+        return StoredEvent(session_id, seq, t_ns, wall, kind, source, json.loads(body))
+
+    def events(self, session_id: int, after_seq: int = 0) -> list[StoredEvent]:
+        return list(self.iter_events(session_id, after_seq))
+
+    def iter_events(self, session_id: int, after_seq: int = 0) -> Iterator[StoredEvent]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT seq, t_ns, wall, kind, source, payload FROM events "
+                "WHERE session_id=? AND seq>? ORDER BY seq",
+                (session_id, after_seq),
+            ).fetchall()
+        for seq, t_ns, wall, kind, source, payload in rows:
+            yield StoredEvent(session_id, seq, t_ns, wall, kind, source, json.loads(payload))
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class _Transaction:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT``, or ``ROLLBACK`` on any exception."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        self.db.execute("COMMIT" if exc_type is None else "ROLLBACK")
