@@ -1,0 +1,1 @@
+"""Catalogs shipped with the program (``NAME.toml``), read by ``files.shipped_catalog``."""
