@@ -1,0 +1,311 @@
+"""Move inference: which action(s) explain what the camera sees on a Crapô table.
+
+**Observation format.** A mapping from pile name (the play mat's zone names, as in
+``vision/observation.py``) to what the camera sees there::
+
+    {
+      "tableau0": ["Kc", "Qh", "Js"],   # a fanned column: every card, bottom first, top last
+      "tableau1": [],                   # an empty space
+      "foundation0": ["5h"],            # the visible top card (more may be listed, top last)
+      "trash0": ["9s"], "trash1": [],   # the visible top of each trash ([] when empty)
+      "deck0": 23, "deck1": null,       # the number of cards in a deck when known
+      "drawn": ["7h"]                   # the card in the hand of the player to move, if seen
+    }
+
+A code may be ``null``: a card is there but could not be read (it matches any card). A
+deck may also be given as a list of ``"BACK"`` codes (its length is the count). A pile
+left out was not observed and may be anything.
+
+:func:`explain` searches, best first, for the shortest run of legal actions from the
+engine's table to a table that looks like the observation: one move, a draw and the play
+of the drawn card, or a block carried card by card through the empty spaces while a hand
+hid the table. When none exists, it looks for a run with one broken rule and names it
+(``drew a card with an empty space on the table (CP-11)``). A run of several actions is
+returned as one :class:`Sequence` action.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from itertools import count as counter
+from typing import Any
+
+from companion.cards import BACK, UnknownCard
+from companion.games.base import Explanation, GameError, IllegalAction, Ruling
+from companion.games.crapo.actions import (
+    DECKS,
+    DRAWN,
+    FOUNDATIONS,
+    KIND,
+    TABLEAU,
+    TRASHES,
+    CrapoAction,
+    Draw,
+    Move,
+    Sequence,
+    Stop,
+    Trash,
+)
+from companion.games.crapo.faces import Face, code, face
+from companion.games.crapo.rules import Context, Fault, fault_of, legal_actions, play, possible_offences
+from companion.games.crapo.table import Table
+
+LEGAL_BUDGET = 4000
+"""Tables expanded while looking for a legal explanation (a 4-card block through two
+empty spaces takes a few hundred)."""
+OFFENCE_BUDGET = 1500
+MAX_ACTIONS = 16
+MAX_CANDIDATES = 8
+
+
+class ObservationError(GameError):
+    """An observation that is not in the format above; names the pile and the problem."""
+
+
+@dataclass(frozen=True)
+class Expect:
+    """What one pile must look like: ``exact`` (every card), ``top`` (the top cards) or
+    ``count`` (how many cards)."""
+
+    how: str
+    cards: tuple[Face | None, ...] = ()
+    count: int = 0
+
+
+Goal = dict[str, Expect]
+
+
+def parse_observation(observation: object) -> Goal:
+    """Check an observation (format above) and turn it into what each pile must show."""
+    if not isinstance(observation, Mapping):
+        raise ObservationError(f"a Crapô observation maps pile names to card codes, got {type(observation).__name__}")
+    goal: Goal = {}
+    for name, seen in observation.items():
+        if name not in KIND:
+            raise ObservationError(f"observation: {name!r} is not a pile (tableau0-7, foundation0-7, deck0/1, "
+                                   "trash0/1, drawn)")
+        if seen is None:
+            continue
+        if KIND[name] == "deck":
+            if isinstance(seen, list) and all(c == BACK for c in seen):
+                seen = len(seen)
+            if isinstance(seen, bool) or not isinstance(seen, int) or seen < 0:
+                raise ObservationError(f"observation[{name!r}]: a deck is seen as a count of cards, got {seen!r}")
+            goal[name] = Expect("count", count=seen)
+            continue
+        if not isinstance(seen, list):
+            raise ObservationError(f"observation[{name!r}]: expected a list of card codes, top last")
+        try:
+            cards = tuple(None if c is None else face(c, f"observation[{name!r}][{i}]") for i, c in enumerate(seen))
+        except UnknownCard as exc:
+            raise ObservationError(str(exc)) from None
+        goal[name] = Expect("exact" if KIND[name] == "tableau" else "top", cards)
+    return goal
+
+
+def observe(t: Table) -> dict[str, Any]:
+    """What a perfect camera sees on ``t``, in the observation format (deck counts
+    included; a drawn card nobody has seen is ``null``)."""
+    out: dict[str, Any] = {name: [code(c) for c in t.piles[name]] for name in TABLEAU}
+    for name in FOUNDATIONS + TRASHES:
+        out[name] = [code(t.piles[name][-1])] if t.piles[name] else []
+    for name in DECKS:
+        out[name] = len(t.piles[name])
+    out[DRAWN] = [code(c) for c in t.piles[DRAWN]]
+    return out
+
+
+def _same(have: Face | None, want: Face | None) -> bool:
+    return have is None or want is None or have == want
+
+
+def distance(t: Table, goal: Goal) -> tuple[int, int]:
+    """(piles that differ from the goal, a lower bound on the actions needed to reach it).
+    Every action takes one card off one pile and puts it on one other, so it cannot
+    close more than one card's gap on each side, nor touch more than two piles."""
+    differ = adds = removes = 0
+    for name, want in goal.items():
+        pile = t.piles[name]
+        if want.how == "count":
+            if len(pile) != want.count:
+                differ += 1
+                removes += max(0, len(pile) - want.count)
+            continue
+        cards = want.cards
+        if want.how == "exact":
+            same = 0
+            for have, need in zip(pile, cards, strict=False):
+                if not _same(have, need):
+                    break
+                same += 1
+            if same != len(pile) or same != len(cards):
+                differ += 1
+                adds += len(cards) - same
+                removes += len(pile) - same
+        elif not cards:
+            if pile:
+                differ += 1
+                removes += len(pile)
+        elif len(pile) < len(cards) or not all(map(_same, pile[-len(cards):], cards)):
+            differ += 1
+    return differ, max(adds, removes, (differ + 1) // 2)
+
+
+def _changed(t: Table, goal: Goal) -> frozenset[str]:
+    return frozenset(name for name in goal if distance(t, {name: goal[name]})[0])
+
+
+def _new_faces(t: Table, goal: Goal) -> list[Face]:
+    """Faces the observation shows where the table does not: what a draw may have revealed."""
+    faces: set[Face] = set()
+    for name, want in goal.items():
+        if want.how != "count" and distance(t, {name: want})[0]:
+            faces.update(c for c in want.cards if c is not None)
+    return sorted(faces)
+
+
+def _named(actions: Iterable[CrapoAction], t: Table, faces: list[Face]) -> list[CrapoAction]:
+    """Draws and trashes of cards nobody has seen, once for each face they may turn out to be."""
+    out: list[CrapoAction] = []
+    for action in actions:
+        deck = t.piles[DECKS[t.turn]]
+        unseen_draw = isinstance(action, Draw) and bool(deck) and deck[-1] is None
+        unseen_trash = isinstance(action, Trash) and t.holding and t.piles[DRAWN][-1] is None
+        if unseen_draw or unseen_trash:
+            out.extend(type(action)(action.seat, f) for f in faces)  # type: ignore[union-attr]
+            if unseen_draw:
+                out.append(action)  # the card may still be in the player's hand
+        else:
+            out.append(action)
+    return out
+
+
+def _useful(action: CrapoAction, t: Table, origin: Table, goal: Goal, changed: frozenset[str]) -> bool:
+    """Prune: only actions on piles the observation shows changed, piles this run has
+    already touched, and tableau piles as temporary places. A card put on a foundation
+    or a trash never comes back, so those only count where the observation changed."""
+    def open_(name: str) -> bool:
+        return name in changed or name not in goal
+
+    if isinstance(action, Move):
+        live = open_(action.source) or t.piles[action.source] != origin.piles[action.source]
+        return live and (KIND[action.target] == "tableau" or open_(action.target))
+    if isinstance(action, Draw):
+        return open_(DECKS[action.seat]) or open_(DRAWN)
+    if isinstance(action, Trash):
+        return open_(TRASHES[action.seat]) or open_(DRAWN)
+    return open_(DECKS[t.turn]) or open_(TRASHES[t.turn])
+
+
+@dataclass
+class Found:
+    actions: tuple[CrapoAction, ...]
+    table: Table
+    fault: Fault | None
+    offender: int | None
+
+
+def search(origin: Table, ctx: Context, goal: Goal, *, offences: bool = False, budget: int = LEGAL_BUDGET,
+           max_actions: int = MAX_ACTIONS) -> list[Found]:
+    """The shortest runs of actions from ``origin`` to a table that matches ``goal``
+    (A* on the number of actions), one per distinct resulting table. With ``offences``,
+    a run may contain one action that breaks a rule."""
+    changed = _changed(origin, goal)
+    faces = _new_faces(origin, goal)
+    tie = counter()
+    start = distance(origin, goal)[1]
+    frontier: list[tuple[int, int, int, Table, tuple[CrapoAction, ...], Fault | None, int | None]] = [
+        (start, 0, next(tie), origin, (), None, None)]
+    best: dict[tuple[object, ...], int] = {(origin.key(), False): 0}
+    found: list[Found] = []
+    seen_results: set[tuple[object, ...]] = set()
+    cost: int | None = None
+    while frontier and budget > 0:
+        f, g, _, t, path, fault, offender = heapq.heappop(frontier)
+        if cost is not None and f > cost:
+            break
+        if path and distance(t, goal)[0] == 0 and (fault is not None or not offences):
+            key = t.key()
+            if key not in seen_results:
+                seen_results.add(key)
+                found.append(Found(path, t, fault, offender))
+                cost = g
+                if len(found) >= MAX_CANDIDATES:
+                    break
+            continue
+        budget -= 1
+        if g >= max_actions:
+            continue
+        steps = [(a, False) for a in _named(legal_actions(t, ctx), t, faces) if not isinstance(a, Stop)]
+        if offences and fault is None:
+            steps += [(a, True) for a in _named(possible_offences(t, ctx, changed), t, faces)]
+        for action, offending in steps:
+            if not _useful(action, t, origin, goal, changed):
+                continue
+            step_fault = fault
+            try:
+                if offending:
+                    step_fault, _ = fault_of(t, ctx, action)
+                nxt, _ = play(t.copy(), ctx, action, allow_offence=offending)
+            except GameError:
+                continue
+            key = (nxt.key(), step_fault is not None)
+            if best.get(key, max_actions + 1) <= g + 1:
+                continue
+            best[key] = g + 1
+            h = distance(nxt, goal)[1]
+            who = action.seat if offending else offender  # type: ignore[union-attr]
+            heapq.heappush(frontier, (g + 1 + h, g + 1, next(tie), nxt, (*path, action), step_fault, who))
+    return found
+
+
+def as_action(actions: tuple[CrapoAction, ...]) -> CrapoAction:
+    return actions[0] if len(actions) == 1 else Sequence(actions)
+
+
+def explain(t: Table, ctx: Context, observation: object) -> Explanation:
+    """The legal action(s) that turn ``t`` into what ``observation`` shows (several when
+    the observation cannot tell them apart), else the rule the change breaks, else the
+    piles nothing explains. Under the Stop house rule an offence is a playable candidate
+    too (the opponent may then call Stop!), with its ruling in ``violation``."""
+    goal = parse_observation(observation)
+    differ, _ = distance(t, goal)
+    if differ == 0:
+        return Explanation(unchanged=True)
+    legal = search(t, ctx, goal)
+    if legal:
+        return Explanation(candidates=tuple(as_action(f.actions) for f in legal))
+    wrong = search(t, ctx, goal, offences=True, budget=OFFENCE_BUDGET, max_actions=4)
+    if wrong:
+        first = wrong[0]
+        assert first.fault is not None
+        ruling = Ruling(first.fault.rule_id, first.fault.message, kind="violation", seat=first.offender,
+                        penalty="the opponent may call Stop!" if ctx.stop else None)
+        playable = tuple(as_action(f.actions) for f in wrong if f.fault == first.fault) if ctx.stop else ()
+        return Explanation(candidates=playable, violation=ruling)
+    return Explanation(unexplained=tuple(sorted(_changed(t, goal))))
+
+
+def plan_block_move(t: Table, ctx: Context, source: str, count: int, target: str) -> list[CrapoAction]:
+    """The shortest run of single-card moves (CP-05) that carries the top ``count`` cards
+    of tableau pile ``source`` onto ``target``, through the empty spaces and any card on
+    the table that can hold one for a while, leaving everything else as it was.
+    :class:`IllegalAction` (CP-05) when the table has no room for it."""
+    if KIND.get(source) != "tableau" or KIND.get(target) != "tableau" or source == target:
+        raise IllegalAction("CP-05", "a block moves from one tableau pile to another")
+    if not 1 <= count <= len(t.piles[source]):
+        raise IllegalAction("CP-05", f"{source} holds {len(t.piles[source])} cards, not {count}")
+    goal: Goal = {name: Expect("exact", tuple(t.piles[name])) for name in TABLEAU}
+    block = tuple(t.piles[source][-count:])
+    goal[source] = Expect("exact", tuple(t.piles[source][:-count]))
+    goal[target] = Expect("exact", (*t.piles[target], *block))
+    for name in FOUNDATIONS + TRASHES + DECKS + (DRAWN,):
+        goal[name] = Expect("count", count=len(t.piles[name]))
+    found = search(t, ctx, goal, max_actions=4 * count * count + 4)
+    if not found:
+        raise IllegalAction("CP-05", f"there is no room to move {count} cards from {source} to {target} "
+                                     "one at a time")
+    return list(found[0].actions)
+
