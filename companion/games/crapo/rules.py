@@ -483,7 +483,7 @@ def legal_actions(t: Table, ctx: Context) -> list[CrapoAction]:
             out.append(Draw(seat))
     elif t.piles[TRASHES[seat]] and _block_rule(t, ctx, seat) is None:
         out.append(Flip(seat))
-    return out
+    return calls + out
 
 
 def possible_offences(t: Table, ctx: Context, piles: frozenset[str] | None = None) -> list[CrapoAction]:
