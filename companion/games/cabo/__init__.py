@@ -36,11 +36,11 @@ from .actions import (
     TurnUp,
 )
 from .engine import CaboGame
-from .games import Crocodile, Recall
+from .games import Crocodile, Recall, new_match
 from .table import ObservationError
 
 __all__ = [
     "ACTION_TYPES", "BlindSwap", "CaboAction", "CaboGame", "Call", "ClaimedCard", "Crocodile", "Discard", "Draw",
     "Give", "Look", "Match", "ObservationError", "Peek", "PlayPower", "PowerPeek", "PowerSwap", "Recall", "Reveal",
-    "Reward", "Skip", "Smackdown", "Swap", "TakeDiscard", "TurnUp",
+    "Reward", "Skip", "Smackdown", "Swap", "TakeDiscard", "TurnUp", "new_match",
 ]
