@@ -404,7 +404,7 @@ class MasterCrok(Game):
                 crok.status = AbilityStatus.OFF  # MC-G9
             return events + self._resolve()
         for seat in battle.participants:  # MC-08: immediate abilities act at once, from the attacker
-            index = battle.crok_of(seat)
+            index = battle.ability_of(seat)
             assert index is not None
             if self._timing(battle.croks[index]) is Timing.IMMEDIATE and battle.croks[index].status.open:
                 options = self.use_options(index)
@@ -432,7 +432,7 @@ class MasterCrok(Game):
         return None
 
     def _decides(self, seat: int) -> bool:
-        index = self.battle.crok_of(seat)
+        index = self.battle.ability_of(seat)
         if index is None:
             return False
         crok = self.battle.croks[index]
@@ -462,15 +462,15 @@ class MasterCrok(Game):
         for crok in self.battle.croks:
             if crok.status is AbilityStatus.RESERVED:
                 crok.status = AbilityStatus.LAPSED
-                events.append(Event("ability_lapsed", {"seat": crok.holder, "crok": crok.card.crok}))
+                events.append(Event("ability_lapsed", {"seat": crok.played_by, "crok": crok.card.crok}))
         return events + self._resolve()
 
     def _open_crok(self, seat: int) -> int:
-        """The index of ``seat``'s battle Crok if its ability may be decided now (MC-07, MC-08)."""
+        """The index of the Crok ``seat`` played if its ability may be decided now (MC-07, MC-08)."""
         battle = self.battle
         if not battle.revealed:
             raise IllegalAction("MC-07", "abilities are used after the reveal")
-        index = battle.crok_of(seat)
+        index = battle.ability_of(seat)
         if index is None:
             raise IllegalAction("MC-07", f"{self._name(seat)} has no Crok in this battle")
         crok = battle.croks[index]
@@ -481,7 +481,7 @@ class MasterCrok(Game):
                                          "each ability only once")
         pending = self.pending_immediate()
         if pending and index not in pending:
-            waiting = ", ".join(self._name(battle.croks[i].holder) for i in pending)
+            waiting = ", ".join(self._name(battle.croks[i].played_by) for i in pending)
             raise IllegalAction("MC-08", f"immediate abilities take effect first (waiting for {waiting})")
         if not pending and self.to_act() != seat:
             raise IllegalAction("MC-07", f"it is {self._name(self.to_act())}'s turn to use, decline or reserve")
@@ -529,7 +529,7 @@ class MasterCrok(Game):
         crok = self.battle.croks[index]
         crok.status = AbilityStatus.DECLINED
         self.battle.progress = True
-        return [Event("ability_declined", {"seat": crok.holder, "crok": crok.card.crok}),
+        return [Event("ability_declined", {"seat": crok.played_by, "crok": crok.card.crok}),
                 *self._advance(after_decision=True)]
 
     # use: the effects
@@ -538,7 +538,7 @@ class MasterCrok(Game):
         """The target choices for battle Crok ``index`` using ``effect``: ``[()]`` when it
         takes none, ``[]`` when it would need one and none exists (then it has no effect)."""
         battle = self.battle
-        user = battle.croks[index].holder
+        user = battle.croks[index].played_by
         holders = [s for s in battle.participants if battle.crok_of(s) is not None]
         others = [s for s in holders if s != user]
         opponents = [s for s in self._clockwise_from(user, tuple(range(len(self.players)))) if s != user]
@@ -555,7 +555,7 @@ class MasterCrok(Game):
             return [(s,) for s in opponents if self.table[s].winners]
         if kind is EffectKind.CANCEL_ABILITY:
             cancellable = (AbilityStatus.WAITING, AbilityStatus.RESERVED, AbilityStatus.USED)
-            return [(c.holder,) for i, c in enumerate(battle.croks) if i != index and c.status in cancellable]
+            return [(c.played_by,) for i, c in enumerate(battle.croks) if i != index and c.status in cancellable]
         return [()]
 
     def use_options(self, index: int) -> list[Use]:
@@ -568,7 +568,7 @@ class MasterCrok(Game):
         for candidate in MANUAL_SETTLEMENTS if manual else (effect,):
             settled = candidate if manual else None
             choices = self.targets_for(index, candidate) or [()]
-            options += [Use(crok.holder, targets=t, settled=settled) for t in choices]
+            options += [Use(crok.played_by, targets=t, settled=settled) for t in choices]
         return options
 
     def _check_use(self, action: Use) -> tuple[int, Effect]:
@@ -618,45 +618,48 @@ class MasterCrok(Game):
         return events + self._advance(after_decision=conditional)
 
     def _use_effect(self, index: int, effect: Effect, action: Use) -> list[Event]:
-        """Mark the ability used and apply ``effect`` (already checked)."""
+        """Mark the ability of battle Crok ``index`` used and apply ``effect`` (already
+        checked). ``self`` is the Crok its user holds now; changes stick to the Croks
+        they were made to, so a later swap carries them along."""
         battle = self.battle
         crok = battle.croks[index]
         crok.status = AbilityStatus.USED
-        user = crok.holder
-        ability = self.crok(crok).ability
-        data = {"seat": user, "crok": crok.card.crok, "ability": ability.name, "effect": effect.to_json(),
-                "targets": list(action.targets)}
+        user = crok.played_by
+        data = {"seat": user, "crok": crok.card.crok, "ability": self.crok(crok).ability.name,
+                "effect": effect.to_json(), "targets": list(action.targets)}
         if action.settled is not None:
             data["settled"] = True
         if action.note:
             data["note"] = action.note
         events = [Event("ability_used", data)]
         targets = tuple(sorted(action.targets)) if effect.target_seats_needed() == 2 else action.targets
-        target_croks = [i for i in (battle.crok_of(s) for s in targets) if i is not None]
-        others = [i for i in range(len(battle.croks)) if i != index]
+        held = battle.crok_of(user)
+        own = [held] if held is not None else []
+        chosen = [i for i in (battle.crok_of(s) for s in targets) if i is not None]
+        others = [i for i in range(len(battle.croks)) if i != held]
+        aimed = {"self": own, "opponent": chosen, "all_opponents": others, "all": own + others}
         kind = effect.kind
         if kind is EffectKind.CHANGE_STAT:
             stat = self._battle_type() if effect.stat == "battle" else effect.stat
             assert effect.amount is not None
-            chosen = {"self": [index], "opponent": target_croks, "all_opponents": others,
-                      "all": [index, *others]}[effect.target or "self"]
-            for i in chosen:
+            for i in aimed[effect.target or "self"]:
                 battle.croks[i].modifiers.append(Modifier(index, "stat", stat, effect.amount))
         elif kind is EffectKind.SWAP_CROKS and targets:
-            first, second = (index, target_croks[0]) if len(target_croks) == 1 else target_croks
-            a, b = battle.croks[first], battle.croks[second]
+            a, b = [battle.croks[i] for i in (chosen if effect.between == "any_two" else own + chosen)]
             events.append(Event("croks_swapped", {"seats": sorted([a.holder, b.holder])}))
             a.holder, b.holder = b.holder, a.holder
         elif kind is EffectKind.WIN_BATTLE:
-            crok.modifiers.append(Modifier(index, "win"))
+            for i in own:
+                battle.croks[i].modifiers.append(Modifier(index, "win"))
         elif kind is EffectKind.LOSE_BATTLE:
-            chosen = {"self": [index], "opponent": target_croks, "all_opponents": others}[effect.target or "opponent"]
-            for i in chosen:
+            for i in aimed[effect.target or "opponent"]:
                 battle.croks[i].modifiers.append(Modifier(index, "lose"))
         elif kind is EffectKind.TAKE_CARD:
             events += self._take_card(user, effect, action, targets)
-        elif kind is EffectKind.CANCEL_ABILITY and target_croks:
-            events += self._cancel(target_croks[0])
+        elif kind is EffectKind.CANCEL_ABILITY and targets:
+            cancelled = battle.ability_of(targets[0])
+            assert cancelled is not None
+            events += self._cancel(cancelled)
         return events
 
     def _battle_type(self) -> str:
@@ -692,7 +695,7 @@ class MasterCrok(Game):
             for crok in battle.croks:
                 crok.modifiers = [m for m in crok.modifiers if m.source != target]
         cancelled.status = AbilityStatus.CANCELLED
-        return [Event("ability_cancelled", {"seat": cancelled.holder, "crok": cancelled.card.crok,
+        return [Event("ability_cancelled", {"seat": cancelled.played_by, "crok": cancelled.card.crok,
                                             "effects_removed": undone})]
 
     # resolution (MC-11..MC-15)
@@ -833,7 +836,7 @@ class MasterCrok(Game):
         seat = self.to_act()
         if seat is None:
             return []
-        index = self.battle.crok_of(seat)
+        index = self.battle.ability_of(seat)
         assert index is not None
         actions: list[Action] = [*self.use_options(index), Decline(seat)]
         if self.house_rules.ability_order == "priority_loop":
@@ -896,7 +899,7 @@ class MasterCrok(Game):
                 "battle_type": battle.battle_type.value if battle.battle_type else None,
                 "participants": list(battle.participants), "to_play": list(battle.to_play),
                 "to_act": self.to_act(),
-                "pending_immediate": [battle.croks[i].holder for i in self.pending_immediate()]
+                "pending_immediate": [battle.croks[i].played_by for i in self.pending_immediate()]
                 if battle.revealed and self._outcome is None else [],
                 "croks": [self._battle_crok_view(i, seat) for i in range(len(battle.croks))],
             },

@@ -97,7 +97,7 @@ def explain_observation(game: MasterCrok, observation: Any) -> Explanation:
 
 
 def _swapped_pair(game: MasterCrok, use: Use) -> set[int] | None:
-    index = game.battle.crok_of(use.seat)
+    index = game.battle.ability_of(use.seat)
     if index is None:
         return None
     effect = use.settled or game.effect_of(game.battle.croks[index])
@@ -149,7 +149,7 @@ def _use_candidates(game: MasterCrok, seat: int, choice: Mapping[str, Any]) -> l
         if not isinstance(targets, list) or not all(isinstance(t, int) for t in targets):
             raise ActionFormatError(f"choice: 'targets' must be a list of seats, got {targets!r}")
         return [Use(seat, targets=tuple(targets), **extras)]
-    index = game.battle.crok_of(seat) if game.battle.revealed else None
+    index = game.battle.ability_of(seat) if game.battle.revealed else None
     if index is None:
         return [Use(seat, **extras)]
     effect: Effect = settled or game.effect_of(game.battle.croks[index])

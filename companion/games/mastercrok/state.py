@@ -64,8 +64,9 @@ class Modifier:
 
 @dataclass
 class BattleCrok:
-    """A Crok on the table in this battle. ``holder`` starts as the seat that played it
-    and changes with swaps; the Crok goes to its holder's winners or losers."""
+    """A Crok on the table in this battle. ``holder`` starts as ``played_by`` and changes
+    with swaps; the Crok counts for its holder and goes to its holder's winners or losers.
+    Its ability stays with ``played_by`` (see ``Battle.ability_of``)."""
 
     card: Copy
     played_by: int
@@ -103,8 +104,16 @@ class Battle:
     progress: bool = False
 
     def crok_of(self, seat: int) -> int | None:
-        """Index of the Crok ``seat`` holds, or ``None``."""
+        """Index of the Crok ``seat`` holds now (after any swap), or ``None``."""
         for index, crok in enumerate(self.croks):
             if crok.holder == seat:
+                return index
+        return None
+
+    def ability_of(self, seat: int) -> int | None:
+        """Index of the Crok whose ability ``seat`` decides: the one it played, wherever
+        that Crok has gone since (MC-07: "each player can use their Crok's ability")."""
+        for index, crok in enumerate(self.croks):
+            if crok.played_by == seat:
                 return index
         return None
