@@ -54,6 +54,7 @@ from .rules import (
     SWITCH_TWO_PLAYERS,
     SWITCHES,
     Policy,
+    power_key,
 )
 from .table import ObservationError, Pending, Table, TableCard, Window, composition, deal_table
 
@@ -234,10 +235,11 @@ class CaboGame(Game):
         if self.locked(place):
             raise self.illegal("locked", f"{place_name(place)} belongs to the caller: locked since the call")
 
-    def observed(self, cid: int, code: str | None, where: str, also: Counter[Card] | None = None) -> Card | None:
-        """Check what was seen of card ``cid`` turned face up; returns its face (``None``
-        only when digital play leaves the code out and... never: digital faces are known).
-        Refereed play requires the code. Nothing is changed."""
+    def observed(self, cid: int, code: str | None, where: str, also: Counter[Card] | None = None) -> Card:
+        """Check the code seen when card ``cid`` was turned face up, and return its face.
+        Refereed play must give the code; it must agree with what is known of the card
+        and with the deck's make-up (``also``: faces identified earlier in the same
+        action). Digital play may leave it out. Changes nothing."""
         card = self.table.cards[cid]
         if code is None:
             if card.face is None:
@@ -490,7 +492,8 @@ class CaboGame(Game):
         if kind is None:
             raise self.illegal("no_power", f"{face.pretty()} has no power in {self.name.capitalize()}")
         if not self.power_targets(action.seat, kind):
-            raise self.illegal(self.power_rule(face), f"no card can be targeted by the {POWER_NAMES[kind]}")
+            raise IllegalAction(self.policy.power_rules[power_key(face)],
+                                f"no card can be targeted by the {POWER_NAMES[kind]}")
         self.to_pile(cid, face)
         self.open_window(cid, action.seat)
         t.hand = None
@@ -499,10 +502,10 @@ class CaboGame(Game):
         self.grant_power(action.seat, cid, optional=False, events=events)
         return events
 
-    def power_rule(self, face: Card) -> str:
-        from .rules import power_key
-
-        return "power_only_drawn" if power_key(face) not in self.policy.power_rules else "turn"
+    def power_rule(self, pending: Pending) -> str:
+        """The rule id of the power ``pending`` resolves (CR-10..CR-13, RE-02, RE-G1, RE-G9)."""
+        face = self.table.cards[pending.card].face if pending.card is not None else None
+        return self.policy.power_rules.get(power_key(face), "") if face is not None else ""
 
     def grant_power(self, seat: int, cid: int, optional: bool, events: list[Event]) -> bool:
         """Give ``seat`` the power of card ``cid`` when it has one and a target exists.
@@ -563,7 +566,7 @@ class CaboGame(Game):
         target = action.target
         self.card_at(target, "drawn")
         kind = pending.power
-        rule = "CR-10" if kind == SELFIE else "CR-11"
+        rule = self.power_rule(pending)
         if kind == SELFIE and target[0] != action.seat:
             raise IllegalAction(rule, "the selfie looks at one of your own cards")
         if kind == SNEAKY and target[0] == action.seat:
@@ -574,21 +577,20 @@ class CaboGame(Game):
                   self.private_sight(action.seat, [target])]
         return events + self.finish_power(pending)
 
-    def check_switch(self, kind: str, seat: int, a: Place, b: Place) -> None:
+    def check_switch(self, pending: Pending, a: Place, b: Place) -> None:
         for place in (a, b):
             self.card_at(place, "drawn")
             self.check_unlocked(place)
-        if not self.switch_allowed(kind, seat, a, b):
-            if kind == BLIND_SWAP:
-                raise IllegalAction("CR-12", "the blind swap takes one card each from two different players")
-            if kind == SWITCH_TWO_PLAYERS:
-                raise IllegalAction("RE-G9", "the switch takes two cards of two different players")
-            raise IllegalAction("RE-02", "the switch takes two different cards")
+        assert pending.power is not None
+        if not self.switch_allowed(pending.power, pending.seat, a, b):
+            why = "two different cards"
+            if pending.power in (BLIND_SWAP, SWITCH_TWO_PLAYERS):
+                why = "one card each from two different players"
+            raise IllegalAction(self.power_rule(pending), f"the {POWER_NAMES[pending.power]} takes {why}")
 
     def _blind_swap(self, action: BlindSwap) -> list[Event]:
         pending = self.own_power(action.seat, SWITCHES)
-        assert pending.power is not None
-        self.check_switch(pending.power, action.seat, action.a, action.b)
+        self.check_switch(pending, action.a, action.b)
         self.exchange(action.a, action.b)
         events = [Event("blind_swap", {"seat": action.seat, "a": list(action.a), "b": list(action.b)})]
         return events + self.finish_power(pending)
@@ -601,13 +603,14 @@ class CaboGame(Game):
 
     def _power_peek(self, action: PowerPeek) -> list[Event]:
         pending = self.own_power(action.seat, (POWER_SWAP,))
+        rule = self.power_rule(pending)
         if pending.peeked is not None:
-            raise IllegalAction("CR-13", "the power swap has looked already: swap or not")
+            raise IllegalAction(rule, "the power swap has looked already: swap or not")
         own, other = (action.seat, action.own), action.other
         self.card_at(own, "drawn")
         self.card_at(other, "drawn")
         if other[0] == action.seat:
-            raise IllegalAction("CR-13", "the power swap looks at one of yours and one of another player's")
+            raise IllegalAction(rule, "the power swap looks at one of yours and one of another player's")
         self.check_unlocked(other)
         self.check_unlocked(own)
         pending.peeked = (own, other)
@@ -617,7 +620,7 @@ class CaboGame(Game):
     def _power_swap(self, action: PowerSwap) -> list[Event]:
         pending = self.own_power(action.seat, (POWER_SWAP,))
         if pending.peeked is None:
-            raise IllegalAction("CR-13", "the power swap looks at the two cards first (power_peek)")
+            raise IllegalAction(self.power_rule(pending), "the power swap looks at the two cards first (power_peek)")
         if action.swap:
             self.exchange(*pending.peeked)
         events = [Event("power_swap", {"seat": action.seat, "swap": action.swap,
