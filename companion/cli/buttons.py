@@ -23,7 +23,7 @@ from companion.config import ConfigError, load_config
 from hardware.factory import make_pin_factory
 from hardware.feedback import Feedback
 from hardware.pads import PAD_KINDS, PadError, PadEvent, SeatPads, SeatPins, seat_pins
-from hardware.pins import PinConfigError, describe_pin
+from hardware.pins import ALSO_USED_FOR, PinConfigError, describe_pin
 from hardware.simulated import SimulatedPads, iter_keys, keymap_help
 
 END_KEYS = ("\x04",)  # Ctrl-D in a terminal in cbreak mode
@@ -129,6 +129,10 @@ def pin_table(seats: Sequence[SeatPins], buzzer_pin: int | None) -> str:
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
     lines = ["  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip() for r in rows]
     lines.append(f"buzzer: {cell(buzzer_pin)}")
+    used = sorted(
+        {p for s in seats for p in (s.call_pin, s.slap_pin, s.led_pin, buzzer_pin) if p is not None}
+    )
+    lines += [f"note: GPIO{p} is also {ALSO_USED_FOR[p]}" for p in used if p in ALSO_USED_FOR]
     return "\n".join(lines)
 
 

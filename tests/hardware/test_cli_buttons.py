@@ -122,6 +122,16 @@ def test_buttons_pins_prints_the_wiring_table(config: Any) -> None:
     ]
 
 
+def test_buttons_pins_warns_of_pins_with_another_use(config: Any) -> None:
+    text = CONFIG.replace("led_pin = 12", "led_pin = 14").replace("slap_pin = 16", "slap_pin = 3")
+    result = CliRunner().invoke(main, ["buttons", "pins", "--config", config(text=text)])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[-2:] == [
+        "note: GPIO3 is also I2C SCL (fixed 1.8 kOhm pull-up)",
+        "note: GPIO14 is also UART TX (serial console, if enabled)",
+    ]
+
+
 def test_seconds_bounds_a_run_whose_input_stays_open(config: Any) -> None:
     read_end, write_end = os.pipe()
     os.write(write_end, b"2")
