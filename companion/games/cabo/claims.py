@@ -98,7 +98,6 @@ def _resolve(game: CaboGame, claim: Smackdown) -> list[Event]:
             raise game.illegal("opponent", f"a {word} plays your own card, not {_place(place)}")
         game.check_unlocked(place)
         face = game.observed(cid, claimed.card, f"the card flipped from {_place(place)}", also=seen)
-        assert face is not None
         seen[face] += 1
         faces.append(face)
         cids.append(cid)

@@ -183,17 +183,16 @@ def apply_reveal(game: CaboGame, action: Reveal) -> list[Event]:
                     raise ActionFormatError(f"reveal: seat {seat} slot {slot} {state}, the reveal shows {code!r}")
                 if cid is not None:
                     face = game.observed(cid, code, f"reveal seat {seat} slot {slot}", also=seen)
-                    assert face is not None
                     if t.cards[cid].face is None:
                         seen[face] += 1
                     faces[cid] = face
     for layout in t.layouts:
         for cid in layout:
             if cid is not None:
-                face = faces.get(cid) or t.cards[cid].face
-                if face is None:
+                known = faces.get(cid) or t.cards[cid].face
+                if known is None:
                     raise ActionFormatError("refereed play: the reveal must carry every card's code")
-                faces[cid] = face
+                faces[cid] = known
     for cid, face in faces.items():
         game.show(cid, face)
     t.phase = "over"

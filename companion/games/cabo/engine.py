@@ -487,7 +487,6 @@ class CaboGame(Game):
         if t.hand_from == "discard" and not self.policy.take_power:
             raise self.illegal("take_swap", "a card taken from the discard pile counts only for its value")
         face = self.observed(cid, action.card, "the card played for its power")
-        assert face is not None
         kind = self.policy.power_of(face)
         if kind is None:
             raise self.illegal("no_power", f"{face.pretty()} has no power in {self.name.capitalize()}")
