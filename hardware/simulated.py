@@ -47,6 +47,8 @@ class TimedMockPin(MockPin):
     2.0.x, pinned in pyproject.toml)."""
 
     _at: float | None = None
+    _state: bool  # MockPin's, declared for the type checker
+    _last_change: float
 
     def drive_low_at(self, t_ns: int) -> None:
         self._drive_at(t_ns, self.drive_low)
