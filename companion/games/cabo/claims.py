@@ -56,7 +56,7 @@ def apply_claim(game: CaboGame, claim: Smackdown) -> list[Event]:
         raise error
     window = game.table.window
     assert window is not None
-    later = [pos for t_ns, pos in window.claims if t_ns > claim.t_ns]
+    later = [pos for t_ns, pos in window.chain if t_ns > claim.t_ns]
     if later:
         return _reorder(game, claim, min(later))
     return _resolve(game, claim)
@@ -110,6 +110,7 @@ def _resolve(game: CaboGame, claim: Smackdown) -> list[Event]:
     wrong = [i for i in range(len(faces)) if i not in right]
     t.last_t_ns = max(t.last_t_ns, claim.t_ns)
     window.claims.append((claim.t_ns, len(game.canonical)))
+    window.chain.append((claim.t_ns, len(game.canonical)))
     for i in range(len(cids)):
         game.show(cids[i], faces[i])
     events.append(Event(claim.type, {"seat": claim.seat, "t_ns": claim.t_ns, "on": target.code,
@@ -189,7 +190,7 @@ def _win(game: CaboGame, claim: Smackdown, won: list[tuple[int, tuple[int, int]]
     if p.claims_per_discard == 1:
         window.won_by, window.won_t_ns = seat, claim.t_ns
     if p.chains:
-        game.open_window(won[-1][0], seat)
+        game.open_window(won[-1][0], seat, chained=True)
     if p.any_play_powers:
         for cid, _ in won:
             game.grant_power(seat, cid, optional=True, events=events)
@@ -252,7 +253,7 @@ def apply_reward(game: CaboGame, action: Reward) -> list[Event]:
     t.layouts[action.seat][action.slot] = None
     game.to_pile(cid, face)
     if game.policy.chains:
-        game.open_window(cid, action.seat)
+        game.open_window(cid, action.seat, chained=True)
     events = [Event("reward", {"seat": action.seat, "slot": action.slot, "card": game.code(cid)}, game.ruling(
         "claim_other", f"{_seat(action.seat)} discards their {game.pretty(cid)}; one card fewer", seat=action.seat))]
     from .ending import check_empty_layouts

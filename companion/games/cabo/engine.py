@@ -271,10 +271,13 @@ class CaboGame(Game):
         self.table.cards[cid].face_up = False
         self.table.discard.append(cid)
 
-    def open_window(self, cid: int, seat: int) -> None:
+    def open_window(self, cid: int, seat: int, chained: bool = False) -> None:
+        """A new smackdown window on card ``cid``; ``chained``: opened by a smacked or
+        reward card (CR-G9), continuing the chain of the window before."""
         t = self.table
+        chain = t.window.chain if chained and t.window is not None else []
         t.windows_opened += 1
-        t.window = Window(t.windows_opened, cid, seat, t.turn_number)
+        t.window = Window(t.windows_opened, cid, seat, t.turn_number, chain=chain)
 
     def can_draw(self) -> bool:
         t = self.table
@@ -658,7 +661,8 @@ class CaboGame(Game):
             "last_player": t.last_player, "looked": sorted(t.looked), "caller": t.caller,
             "final_queue": _copy(t.final_queue), "round_end_queue": _copy(t.round_end_queue),
             "window": None if t.window is None else [t.window.number, t.window.card, t.window.placed_by,
-                                                     [list(c) for c in t.window.claims], t.window.won_by],
+                                                     [list(c) for c in t.window.claims], t.window.won_by,
+                                                     [list(c) for c in t.window.chain]],
             "pending": [[p.seat, p.kind, p.optional, p.power, p.card, p.victim, p.peeked] for p in t.pending],
             "smackdowns": list(t.smackdowns), "penalties": list(t.penalties), "deed": t.deed,
             "termination": t.termination,
