@@ -321,7 +321,7 @@ class _BoardParser:
             if not _connected(bar.cells):
                 raise self.fail(f"bar_cells.{bar.end}", "a pool bar is one space: its squares must touch")
             for sq in bar.steps:
-                if not any(_orthogonal(sq, cell) for cell in bar.cells):
+                if not any(_touching(sq, cell) for cell in bar.cells):
                     raise self.fail(f"step_cells.{bar.end}", f"step square {sq} does not touch the {bar.end} bar")
 
     def start_rows(self) -> dict[Colour, tuple[int, ...]]:
@@ -402,6 +402,12 @@ class _BoardParser:
 
 def _orthogonal(a: Square, b: Square) -> bool:
     return abs(a.col - b.col) + abs(a.row - b.row) == 1
+
+
+def _touching(a: Square, b: Square) -> bool:
+    """Next to each other, orthogonally or diagonally. A step square only diagonal to its bar
+    serves only the 1, and only with ``bar_entry = any_from_step`` (PP-G4)."""
+    return max(abs(a.col - b.col), abs(a.row - b.row)) == 1
 
 
 def _connected(cells: tuple[Square, ...]) -> bool:

@@ -25,8 +25,10 @@ def diagnose(board: Board, cells: Sequence[int], origin: int, mover: Gait, dest:
     if any(p[-1] == dest for p in legal):
         return None
     open_water = [EMPTY] * len(cells)
-    shaped = [p for p in paths(board, open_water, origin, mover, goal_end, replace(rules, steps_are_water=True))
-              if p[-1] == dest]
+    # The shape alone: open water, steps as water, any entry into the bar (the real rules
+    # then say which of PP-08, PP-G8, PP-G4, ... the actual position breaks).
+    loose = replace(rules, steps_are_water=True, bar_entry_diagonal=True)
+    shaped = [p for p in paths(board, open_water, origin, mover, goal_end, loose) if p[-1] == dest]
     if shaped:
         found = [v for p in shaped if (v := check_path(board, cells, origin, mover, p, goal_end, rules, bar_allowed))]
         found.sort(key=lambda v: _PRIORITY.index(v.rule_id) if v.rule_id in _PRIORITY else len(_PRIORITY))
