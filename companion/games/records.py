@@ -24,6 +24,7 @@ from typing import Any
 
 from companion.games import game_class
 from companion.games.base import Game, GameError
+from companion.games.options import HouseRuleError
 
 RECORD_FORMAT = "table-companion/record"
 RECORD_VERSION = 1
@@ -88,7 +89,7 @@ def new_game_from_header(record: Mapping[str, Any], where: str = "") -> Game:
     try:
         cls = game_class(name)
         return cls(players, house_rules, seed=seed, setup=setup)
-    except GameError as exc:
+    except (GameError, HouseRuleError) as exc:  # a bad house rule is a bad header, not a crash
         raise RecordError(str(exc), where=where) from exc
 
 
