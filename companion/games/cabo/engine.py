@@ -408,13 +408,12 @@ class CaboGame(Game):
         return events
 
     def close_window(self, why: str) -> Event:
+        """The window closes: no more claims on this discard (CR-G7, RE-09)."""
         t = self.table
         assert t.window is not None
-        card = self.pretty(t.window.card)
+        card = self.code_public(t.window.card)
         t.window = None
-        return Event("window_closed", {"card": self.code_public(t.discard[-1]) if t.discard else None,
-                                       "why": why}, self.ruling("window", f"The {self.policy.claim_word} window on "
-                                                                f"{card} is closed: {why}"))
+        return Event("window_closed", {"card": card, "why": why})
 
     def code_public(self, cid: int) -> str | None:
         card = self.table.cards[cid]
@@ -499,8 +498,9 @@ class CaboGame(Game):
         self.to_pile(cid, face)
         self.open_window(cid, action.seat)
         t.hand = None
-        events = [Event("power", {"seat": action.seat, "card": face.code, "power": kind}, self.ruling(
-            "drawn", f"{seat_name(action.seat)} plays {face.pretty()} for the {POWER_NAMES[kind]}"))]
+        events = [Event("power", {"seat": action.seat, "card": face.code, "power": kind}, Ruling(
+            self.policy.power_rules[power_key(face)],
+            f"{seat_name(action.seat)} plays {face.pretty()} for the {POWER_NAMES[kind]}", seat=action.seat))]
         self.grant_power(action.seat, cid, optional=False, events=events)
         return events
 
