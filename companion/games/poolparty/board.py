@@ -270,6 +270,9 @@ class _BoardParser:
         rows = self.size("rows")
         cols = self.size("cols")
         self.rows, self.cols = rows, cols
+        for end in ENDS:
+            if self.per_end("step_cells", end) == []:
+                raise self.fail(f"step_cells.{end}", f"the {end} pool bar has no step square: nothing could reach it")
         bars = {end: PoolBar(end, self.cells(f"bar_cells.{end}", self.per_end("bar_cells", end)),
                              self.cells(f"step_cells.{end}", self.per_end("step_cells", end)))
                 for end in ENDS}

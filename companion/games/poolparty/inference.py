@@ -213,15 +213,17 @@ def _attempt(game: PoolParty, obs: Observed, changed: list[int]) -> tuple[Ruling
         return None, set()
     vacated = [i for i in changed if obs.squares[i] is None]
     appeared = [i for i in changed if obs.squares[i] is not None]
-    if len(vacated) == 1 and len(appeared) <= 1:
+    if len(vacated) == 1:
         origin = vacated[0]
         tile = pos.top(origin)
         assert tile is not None
+        # Where the mover landed: a square now showing its colour (others stay unexplained).
+        appeared = [i for i in appeared if obs_colour(obs, i) is tile.colour]
+        if len(appeared) > 1:
+            return None, set()
         sq = board.square(origin)
         dest: Step = board.square(appeared[0]) if appeared else BAR
         face = obs.squares[appeared[0]] if appeared else None
-        if face is not None and face.colour is not tile.colour:
-            return None, set()
         if tile.crocodile:
             if face is not None and face != tile.face():
                 return None, set()
