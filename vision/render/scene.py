@@ -157,7 +157,7 @@ def _index_boxes(s: CardStyle) -> list[np.ndarray]:
 
 def _blend(roi: np.ndarray, bgra: np.ndarray) -> None:
     a = bgra[..., 3].astype(np.float32) * (1 / 255)
-    roi[:] = cv2.blendLinear(np.ascontiguousarray(bgra[..., :3]), roi, a, 1 - a)
+    roi[:] = cv2.blendLinear(cv2.cvtColor(bgra, cv2.COLOR_BGRA2BGR), roi, a, 1 - a)
 
 
 def _soften(mask: np.ndarray, sigma: float) -> np.ndarray:
@@ -264,7 +264,8 @@ class SceneRenderer:
         if strength > 0:
             mask = np.zeros(roi.shape[:2], np.uint8)
             cv2.fillPoly(mask, [_fixed(shadow_pts - [x0, y0])], 255, cv2.LINE_AA, _SHIFT)
-            mask = _soften(mask, blur)
+            if height >= 2:  # a card lying flat casts a thin shadow: the anti-aliased edge is soft enough
+                mask = _soften(mask, blur)
             _darken(roi, mask, strength * (0.7 if height < 2 else 1.0))
         showing_face = p.code != BACK and (p.face_up != (p.flip > 0.5))
         texture, _ = card_texture(p.code, showing_face, s, cam.px_per_mm(p.x_mm, p.y_mm), p.variant)

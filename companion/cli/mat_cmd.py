@@ -1,0 +1,62 @@
+"""``companion mat GAME -o FILE.pdf|.png``: print the play mat of a game."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from vision.mat import GAMES, PAPERS_MM, MatError, mat_layout
+from vision.mat.draw import MAT_STYLES
+from vision.mat.export import save_mat
+
+DEFAULT_SEATS = 4
+
+
+@click.command()
+@click.argument("game", type=click.Choice(GAMES, case_sensitive=False))
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Where to write the mat: FILE.pdf or FILE.png.")
+@click.option("--paper", default="a2", show_default=True,
+              help=f"Paper: {', '.join(PAPERS_MM)}, or WIDTHxHEIGHT in mm.")
+@click.option("--seats", type=click.IntRange(2, 8), default=None,
+              help=f"Crocodile and Recall: seats at the table (default {DEFAULT_SEATS}).")
+@click.option("--dpi", type=float, default=150.0, show_default=True, help="Resolution of the printed image.")
+@click.option("--style", type=click.Choice(sorted(MAT_STYLES)), default="felt", show_default=True,
+              help="Colours: dark felt (best for the camera), blue, or light (less ink).")
+@click.option("--layout-json", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write the layout (zones and markers in mm) as JSON.")
+@click.option("--board", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="pool-party: the board's zones as JSON ({\"zones\": [{name, rect: [x, y, w, h]}, ...]}).")
+def mat(game: str, output: Path, paper: str, seats: int | None, dpi: float, style: str,
+        layout_json: Path | None, board: Path | None) -> None:
+    """Print the play mat of GAME (crocodile, recall, crapo, pool-party): ArUco markers
+    that let the camera find the mat, and the zones of the game, at real card size.
+
+    Print at 100 % (no "fit to page"); the 100 mm bar on the mat checks the scale.
+    """
+    game = game.lower()
+    if game in ("crocodile", "recall") and seats is None:
+        seats = DEFAULT_SEATS
+    board_data = None
+    if board is not None:
+        try:
+            board_data = json.loads(board.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise click.ClickException(f"{board}: not a readable JSON board: {exc}") from exc
+    try:
+        layout = mat_layout(game, seats, paper, board=board_data)
+        save_mat(layout, output, dpi, style)
+        if layout_json is not None:
+            layout_json.write_text(json.dumps(layout.to_json(), indent=1), encoding="utf-8")
+    except MatError as exc:
+        raise click.ClickException(str(exc)) from exc
+    except OSError as exc:
+        raise click.ClickException(f"{layout_json}: cannot write: {exc.strerror or exc}") from exc
+    seats_text = f" for {layout.seats} seats" if layout.game in ("crocodile", "recall") else ""
+    click.echo(
+        f"wrote the {layout.game} mat{seats_text} to {output}: {layout.width_mm:g} x {layout.height_mm:g} mm "
+        f"on {layout.paper or 'the given board'}, "
+        f"{len(layout.markers)} markers, {sum(1 for z in layout.zones if z.kind != 'seat')} zones"
+    )

@@ -1,0 +1,118 @@
+"""Per-frame mat calibration on rendered tables: accuracy, kept calibration, a bumped camera."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.mat import mat_layout
+from vision.mat.calibration import FRESH, KEPT, NONE, MatCalibrator
+from vision.render.camera import overhead_camera
+from vision.render.effects import Effects
+from vision.render.scene import CardPlacement, Scene, SceneRenderer
+from vision.render.table import TableState, down, table_scene
+
+NOISY = Effects(blur_sigma=0.7, noise_sigma=3.0, noise_seed=4, gradient=0.2, gradient_deg=40)
+
+
+@pytest.fixture(scope="module")
+def renderer() -> SceneRenderer:
+    return SceneRenderer()
+
+
+def quad_centre(corners) -> np.ndarray:
+    """Where the diagonals cross: the image of the card's centre, even in perspective."""
+    p = np.asarray(corners, float)
+    d1, d2 = p[2] - p[0], p[3] - p[1]
+    t = np.linalg.solve(np.array([d1, -d2]).T, p[1] - p[0])[0]
+    return p[0] + t * d1
+
+
+def busy_state(layout) -> TableState:
+    zones = {z.name: [down()] * 4 for z in layout.zones_of("seat")}
+    return TableState(zones={**zones, "draw": [down()] * 8, "discard": ["Kd", "4s"]})
+
+
+@pytest.mark.parametrize(("game", "seats", "paper", "tilt", "pan", "roll"), [
+    ("crocodile", 4, "a2", 0, 0, 0),
+    ("crocodile", 4, "a2", 12, -8, 4),
+    ("recall", 2, "a3", -10, 6, 181),
+    ("crocodile", 6, "a1", 8, 8, -3),
+])
+def test_cards_are_placed_in_the_right_zone_through_a_tilted_camera(renderer, game, seats, paper, tilt, pan, roll):
+    layout = mat_layout(game, seats, paper)
+    camera = overhead_camera(layout.size_mm, (1280, 720), tilt_deg=tilt, pan_deg=pan, roll_deg=roll)
+    rendered = renderer.render(table_scene(layout, busy_state(layout), camera=camera, effects=NOISY, seed=2))
+    calibration = MatCalibrator(layout).update(rendered.image, t_ns=123)
+    assert calibration.state == FRESH and calibration.t_ns == 123
+    assert calibration.error_mm < 1.0
+    errors = []
+    for truth in rendered.truth:
+        x, y = calibration.to_mat(quad_centre(truth.corners)[None])[0]
+        errors.append(np.hypot(x - truth.mat_xy[0], y - truth.mat_xy[1]))
+        assert layout.zone_at(x, y) == truth.zone
+    assert max(errors) < 2.0, max(errors)
+
+
+def cover_markers(layout, keep: int) -> list[CardPlacement]:
+    """Face-down cards over all but ``keep`` of the mat's markers."""
+    return [CardPlacement("BACK", m.x + m.size / 2, m.y + m.size / 2, 15, face_up=False)
+            for m in layout.markers[keep:]]
+
+
+def test_calibration_is_kept_when_markers_are_covered(renderer):
+    layout = mat_layout("crocodile", 4, "a2")
+    camera = overhead_camera(layout.size_mm, (1280, 720), tilt_deg=6)
+    calibrator = MatCalibrator(layout)
+    clean = renderer.render(Scene(camera, layout=layout, effects=NOISY))
+    first = calibrator.update(clean.image, t_ns=1)
+    assert first.state == FRESH
+    covered = renderer.render(Scene(camera, tuple(cover_markers(layout, keep=2)), layout=layout, effects=NOISY))
+    kept = calibrator.update(covered.image, t_ns=2)
+    assert kept.state == KEPT and kept.ok
+    assert len(kept.markers_seen) == 2 and "2 of the mat's 8 markers seen" in kept.reason
+    assert np.array_equal(kept.image_to_mat, first.image_to_mat) and kept.t_ns == 1
+    # With three markers left it is fresh again.
+    three = renderer.render(Scene(camera, tuple(cover_markers(layout, keep=3)), layout=layout, effects=NOISY))
+    assert calibrator.update(three.image, t_ns=3).state == FRESH
+
+
+def test_a_bumped_camera_recalibrates_by_itself(renderer):
+    layout = mat_layout("crapo", paper="a2")
+    calibrator = MatCalibrator(layout)
+    before = overhead_camera(layout.size_mm, (1280, 720), tilt_deg=3)
+    after = overhead_camera(layout.size_mm, (1280, 720), tilt_deg=-9, pan_deg=7, roll_deg=6, fill=0.85)
+    for t in range(4):  # steady frames follow the markers without searching again
+        calibrator.update(renderer.render(Scene(before, layout=layout, effects=NOISY)).image, t_ns=t)
+    assert calibrator.searches == 1
+    bumped = calibrator.update(renderer.render(Scene(after, layout=layout, effects=NOISY)).image, t_ns=9)
+    assert bumped.state == FRESH and calibrator.searches == 2
+    probe = np.array([[100.0, 100.0], [500.0, 300.0], [297.0, 210.0]])
+    assert np.abs(bumped.to_mat(after.to_image(probe)) - probe).max() < 1.5
+
+
+def test_no_calibration_before_the_mat_is_seen(renderer):
+    layout = mat_layout("crocodile", 4, "a2")
+    cloth = Scene(overhead_camera((594, 420), (640, 360)), layout=None, mat_size_mm=(594, 420))
+    calibration = MatCalibrator(layout).update(renderer.render(cloth).image)
+    assert calibration.state == NONE and not calibration.ok
+    with pytest.raises(ValueError, match="not calibrated"):
+        calibration.to_mat(np.zeros((1, 2)))
+
+
+def test_another_games_mat_does_not_calibrate_this_one(renderer):
+    recall = mat_layout("recall", 4, "a2")
+    crocodile = mat_layout("crocodile", 4, "a2")
+    frame = renderer.render(Scene(overhead_camera(recall.size_mm), layout=recall)).image
+    assert MatCalibrator(crocodile).update(frame).state == NONE
+    assert MatCalibrator(recall).update(frame).state == FRESH
+
+
+def test_a_grey_frame_calibrates_like_a_colour_one(renderer):
+    layout = mat_layout("recall", 2, "a3")
+    image = renderer.render(Scene(overhead_camera(layout.size_mm, tilt_deg=5), layout=layout)).image
+    grey = image.mean(axis=2).astype(np.uint8)
+    a = MatCalibrator(layout).update(image)
+    b = MatCalibrator(layout).update(grey)
+    probe = np.array([[640.0, 360.0]])
+    assert np.abs(a.to_mat(probe) - b.to_mat(probe)).max() < 0.5

@@ -1,0 +1,249 @@
+"""Every frame, the mat's markers give the homography from the image to the mat in mm.
+
+A bumped camera therefore recalibrates by itself on the next frame. When too few of the
+mat's markers show (hands, cards or glare over them), the last good calibration is
+kept and its state says ``kept``; before any good one it is ``none``.
+
+Cheap on purpose: once the mat is known, each marker is looked for where the last
+homography puts it: its corners are refined to sub-pixel and its black-and-white cells
+read back and checked against its id (about 0.1 ms a marker). Only when too few markers
+pass (the first frame, a bumped camera) are they searched for in the whole frame, on a
+downscaled grey image, with the ArUco detector.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.aruco import MarkerDetector, marker_image
+from vision.mat.layout import MatLayout
+
+FRESH, KEPT, NONE = "fresh", "kept", "none"
+
+# Where each marker cell is read: a 3 x 3 grid in the middle half of every cell.
+_SUB = np.array([0.3, 0.5, 0.7])
+_CELL_SAMPLES = np.array(
+    [[cx + sx, cy + sy, 1.0] for cy in range(6) for cx in range(6) for sy in _SUB for sx in _SUB], np.float64
+)
+
+
+@dataclass(frozen=True, eq=False)
+class Calibration:
+    """The mapping between image pixels and mat millimetres, and how it was obtained."""
+
+    state: str = NONE
+    """``fresh`` (from this frame's markers), ``kept`` (too few markers: the last good
+    one), ``none`` (never calibrated)."""
+    image_to_mat: np.ndarray | None = None
+    markers_seen: tuple[int, ...] = ()
+    """The layout's markers found in this frame."""
+    error_mm: float | None = None
+    """RMS distance between the marker corners as measured and as mapped, in mm."""
+    t_ns: int | None = None
+    """When the calibration in use was measured (its frame's timestamp)."""
+    reason: str = ""
+    """Why the state is not ``fresh``."""
+    mat_to_image: np.ndarray | None = field(default=None)
+
+    def __post_init__(self) -> None:
+        if self.image_to_mat is not None and self.mat_to_image is None:
+            object.__setattr__(self, "mat_to_image", np.linalg.inv(self.image_to_mat))
+
+    @property
+    def ok(self) -> bool:
+        """A mapping is available (fresh or kept)."""
+        return self.image_to_mat is not None
+
+    def _require(self) -> None:
+        if self.image_to_mat is None:
+            raise ValueError(f"the mat is not calibrated ({self.reason or 'no markers seen yet'})")
+
+    def to_mat(self, points_px: np.ndarray) -> np.ndarray:
+        """(N, 2) image px -> (N, 2) mm on the mat. ValueError when not calibrated."""
+        self._require()
+        pts = np.asarray(points_px, np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, self.image_to_mat).reshape(-1, 2)
+
+    def to_image(self, points_mm: np.ndarray) -> np.ndarray:
+        """(N, 2) mm on the mat -> (N, 2) image px. ValueError when not calibrated."""
+        self._require()
+        pts = np.asarray(points_mm, np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, self.mat_to_image).reshape(-1, 2)
+
+    def as_kept(self, markers_seen: tuple[int, ...], reason: str) -> Calibration:
+        return Calibration(KEPT if self.ok else NONE, self.image_to_mat, markers_seen, self.error_mm, self.t_ns,
+                           reason, self.mat_to_image)
+
+
+class MatCalibrator:
+    """Follows the mat frame by frame.
+
+    ``min_markers`` of the layout's markers must show for a fresh calibration; a fit whose
+    marker corners miss by more than ``max_error_mm`` (RMS) is refused as well, so a
+    marker seen through glare cannot bend the map. ``detect_width`` is the width of the
+    image the markers are searched in (0: full size)."""
+
+    def __init__(self, layout: MatLayout, min_markers: int = 3, max_error_mm: float = 2.5,
+                 detect_width: int = 640) -> None:
+        if not layout.markers:
+            raise ValueError(f"mat {layout.game!r} has no markers to calibrate from")
+        self.layout = layout
+        self.min_markers = max(2, min(min_markers, len(layout.markers)))
+        self.max_error_mm = max_error_mm
+        self.detect_width = detect_width
+        self._detector = MarkerDetector(layout.dictionary, refine_subpix=False)
+        self._points = layout.marker_points()
+        # Each marker's cells (border included) as the printer drew them: 1 px per cell.
+        self._cells = {m.id: marker_image(m.id, 6, layout.dictionary) > 127 for m in layout.markers}
+        self.current = Calibration(reason="no frame seen yet")
+        self.searches = 0
+        """How many frames needed the full marker search (for benchmarks and tests)."""
+
+    # -- the full search ----------------------------------------------------------------------
+    def detect(self, gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Search the whole frame: the layout's markers' ids (N,) and corners (N, 4, 2) in
+        ``gray``'s pixels."""
+        h, w = gray.shape[:2]
+        scale = 1.0
+        small = gray
+        if self.detect_width and w > self.detect_width * 1.2:
+            scale = self.detect_width / w
+            small = cv2.resize(gray, (self.detect_width, int(round(h * scale))), interpolation=cv2.INTER_AREA)
+        ids, corners = self._detector.detect(small)
+        keep = np.array([int(i) in self._points for i in ids], bool)
+        ids, corners = ids[keep], corners[keep]
+        if scale != 1.0 and len(ids):
+            # Pixel centres: x_full = (x_small + 0.5) / scale - 0.5.
+            corners = (corners + 0.5) / scale - 0.5
+        return ids, corners
+
+    # -- the cheap check where the markers should be ----------------------------------------
+    @staticmethod
+    def refine(gray: np.ndarray, corners: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
+        """Markers' corners (M, 4, 2) to sub-pixel, all at once: each side's dark-to-light
+        edge is found along short profiles across it (within ``reach`` px of where it was),
+        a line is fitted to each side, and the corners are where the lines meet. Straight
+        lines stay straight under a homography, and the outer edge of the thin white margin
+        (light to dark) cannot pull them. Returns the corners and, per marker, whether all
+        four sides had a clear edge."""
+        c = np.asarray(corners, np.float64).reshape(-1, 4, 2)
+        m = len(c)
+        a, b = c, np.roll(c, -1, axis=1)  # side i runs from corner i to corner i + 1
+        along = (b - a) / np.maximum(np.linalg.norm(b - a, axis=2, keepdims=True), 1e-9)
+        normal = np.stack([along[..., 1], -along[..., 0]], -1)
+        outward = np.sign(np.sum(normal * ((a + b) / 2 - c.mean(1, keepdims=True)), axis=2, keepdims=True))
+        normal *= np.where(outward == 0, 1, outward)
+        ts = np.linspace(0.15, 0.85, 9)
+        offsets = np.arange(-reach, reach + 1e-6, 0.5)
+        base = a[:, :, None, :] + ts[None, None, :, None] * (b - a)[:, :, None, :]  # (m, 4, 9, 2)
+        samples = base[..., None, :] + offsets[:, None] * normal[:, :, None, None, :]  # (m, 4, 9, k, 2)
+        flat = samples.reshape(-1, len(offsets), 2).astype(np.float32)
+        profile = cv2.remap(gray, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR).astype(np.float32)
+        rise = np.diff(profile, axis=1)
+        k = np.clip(np.argmax(rise, axis=1), 1, rise.shape[1] - 2)
+        rows = np.arange(len(k))
+        g0, g1, g2 = rise[rows, k - 1], rise[rows, k], rise[rows, k + 1]
+        curve = g0 - 2 * g1 + g2
+        delta = np.clip(np.where(curve < 0, 0.5 * (g0 - g2) / np.where(curve < 0, curve, -1.0), 0.0), -1, 1)
+        where = (offsets[k] + 0.25 + delta * 0.5).reshape(m, 4, len(ts))
+        weight = (g1 > 12.0).reshape(m, 4, len(ts)).astype(np.float64)
+        points = base + where[..., None] * normal[:, :, None, :]  # (m, 4, 9, 2)
+        # A least-squares line per side: through the weighted mean, along the main axis.
+        total = np.maximum(weight.sum(2), 1e-9)
+        mean = (points * weight[..., None]).sum(2) / total[..., None]
+        d = points - mean[:, :, None, :]
+        sxx = (weight * d[..., 0] ** 2).sum(2)
+        syy = (weight * d[..., 1] ** 2).sum(2)
+        sxy = (weight * d[..., 0] * d[..., 1]).sum(2)
+        angle = 0.5 * np.arctan2(2 * sxy, sxx - syy)
+        direction = np.stack([np.cos(angle), np.sin(angle)], -1)  # (m, 4, 2)
+        # Corner i is where side i - 1 meets side i.
+        p1, d1 = np.roll(mean, 1, axis=1), np.roll(direction, 1, axis=1)
+        p2, d2 = mean, direction
+        det = d1[..., 0] * -d2[..., 1] - d1[..., 1] * -d2[..., 0]
+        rhs = p2 - p1
+        t = (rhs[..., 0] * -d2[..., 1] - rhs[..., 1] * -d2[..., 0]) / np.where(np.abs(det) < 1e-9, 1e-9, det)
+        out = p1 + t[..., None] * d1
+        ok = (weight.sum(2) >= 4).all(1) & (np.abs(det) > 1e-3).all(1) & (np.abs(out - c).max((1, 2)) < reach + 2)
+        return np.where(ok[:, None, None], out, c).astype(np.float32), ok
+
+    def read_cells(self, gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
+        """Each marker's 6 x 6 cells (border included) as mean grey levels, (M, 6, 6),
+        sampled through the quad ``corners`` (M, 4, 2)."""
+        unit = np.array([[0, 0], [6, 0], [6, 6], [0, 6]], np.float32)
+        homographies = np.array([cv2.getPerspectiveTransform(unit, q.astype(np.float32)) for q in corners])
+        grid = _CELL_SAMPLES  # (n, 3) homogeneous points in cell units
+        mapped = np.matmul(grid[None], homographies.transpose(0, 2, 1))
+        xy = (mapped[..., :2] / mapped[..., 2:3]).astype(np.float32)
+        values = cv2.remap(gray, xy[..., 0], xy[..., 1], cv2.INTER_LINEAR).astype(np.float32)
+        return values.reshape(len(corners), 6, 6, -1).mean(-1)
+
+    def matches(self, cells: np.ndarray, marker_id: int) -> bool:
+        """True when the cells read as marker ``marker_id`` (one wrong cell forgiven)."""
+        lo, hi = float(cells.min()), float(cells.max())
+        if hi - lo < 40:  # no contrast: covered, or glare
+            return False
+        return int(np.count_nonzero((cells > (lo + hi) / 2) != self._cells[marker_id])) <= 1
+
+    def track(self, gray: np.ndarray, mat_to_image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The markers found where ``mat_to_image`` says they are: ids and refined corners."""
+        ids = np.array([m.id for m in self.layout.markers], np.int32)
+        mm = np.array([self._points[int(i)] for i in ids], np.float64).reshape(-1, 1, 2)
+        predicted = cv2.perspectiveTransform(mm, mat_to_image).reshape(-1, 4, 2)
+        h, w = gray.shape[:2]
+        inside = ((predicted[..., 0] > 8) & (predicted[..., 0] < w - 9) & (predicted[..., 1] > 8)
+                  & (predicted[..., 1] < h - 9)).all(1)
+        ids, predicted = ids[inside], predicted[inside]
+        if not len(ids):
+            return ids, predicted.astype(np.float32)
+        side = np.linalg.norm(predicted[:, 1] - predicted[:, 0], axis=1)
+        corners, ok = self.refine(gray, predicted, float(np.clip(np.median(side) / 15, 2.0, 6.0)))
+        cells = self.read_cells(gray, corners)
+        good = ok & np.array([self.matches(cells[j], int(i)) for j, i in enumerate(ids)], bool)
+        return ids[good], corners[good]
+
+    # -- one frame ------------------------------------------------------------------------------
+    def _fit(self, ids: np.ndarray, corners: np.ndarray, t_ns: int | None) -> Calibration | str:
+        """A fresh calibration from these markers, or why not."""
+        seen = {int(i) for i in ids}
+        if len(seen) < self.min_markers:
+            return f"{len(seen)} of the mat's {len(self._points)} markers seen, {self.min_markers} needed"
+        image_pts = corners.reshape(-1, 2).astype(np.float64)
+        mat_pts = np.vstack([self._points[int(i)] for i in ids]).astype(np.float64)
+        H, inliers = cv2.findHomography(image_pts, mat_pts, cv2.RANSAC, self.max_error_mm * 2)
+        if H is None:
+            return "the markers do not fit one plane"
+        mapped = cv2.perspectiveTransform(image_pts.reshape(-1, 1, 2), H).reshape(-1, 2)
+        residual = np.linalg.norm(mapped - mat_pts, axis=1)
+        good = inliers.ravel().astype(bool)
+        error = float(np.sqrt(np.mean(residual[good] ** 2))) if good.any() else float("inf")
+        good_markers = {int(i) for i, ok in zip(np.repeat(ids, 4), good, strict=True) if ok}
+        if error > self.max_error_mm or len(good_markers) < self.min_markers:
+            return f"marker fit off by {error:.1f} mm (limit {self.max_error_mm} mm)"
+        return Calibration(FRESH, H, tuple(sorted(seen)), error, t_ns)
+
+    def update(self, image: np.ndarray, t_ns: int | None = None) -> Calibration:
+        """Calibrate from one frame (BGR or grey); returns and remembers the result."""
+        gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        result: Calibration | str = "no calibration to follow yet"
+        ids = np.zeros((0,), np.int32)
+        if self.current.mat_to_image is not None:
+            ids, corners = self.track(gray, self.current.mat_to_image)
+            result = self._fit(ids, corners, t_ns)
+        if isinstance(result, str):
+            self.searches += 1
+            found_ids, corners = self.detect(gray)
+            if len(found_ids):
+                corners, ok = self.refine(gray, corners, 3.0)
+                found_ids, corners = found_ids[ok], corners[ok]
+            full = self._fit(found_ids, corners, t_ns)
+            if isinstance(full, Calibration) or len(found_ids) >= len(ids):
+                result, ids = full, found_ids
+        if isinstance(result, str):
+            self.current = self.current.as_kept(tuple(sorted({int(i) for i in ids})), result)
+        else:
+            self.current = result
+        return self.current
