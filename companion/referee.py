@@ -53,6 +53,10 @@ class Referee:
         self.input_count = 0
         self.press_simulator: Callable[[int, str], None] | None = None
         """Demo only: presses a simulated pad (set by the composition root)."""
+        self.arm_slaps: Callable[[], object] | None = None
+        """Opens a slap window on the pads (a card landed on the discard pile)."""
+        self.feedback: Any = None
+        """LEDs and buzzer at the seats, when wired."""
 
         resumed = store.session(session_id) if session_id is not None else store.latest_unfinished_session()
         if resumed is None:
@@ -112,7 +116,8 @@ class Referee:
                 "seq": seq,
                 "wall": wall,
                 "source": event.source,
-                "kind": event.kind,
+                # A pad press says which button ("call", "slap") in its data.
+                "kind": event.data.get("kind", event.kind) if event.kind == "press" else event.kind,
                 "seat": event.seat,
                 "seat_name": self.seat_name(event.seat),
                 "t_ns": event.t_ns,

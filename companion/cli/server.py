@@ -6,6 +6,7 @@ import logging
 import signal
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 import click
@@ -60,6 +61,21 @@ def _run(table, host: str, port: int, threads: int, *, show_qr: bool) -> None:  
         click.echo("  Stopped.")
 
 
+def _keyboard_pads(table) -> None:  # type: ignore[no-untyped-def]
+    """Demo: the terminal's keys press the simulated pads (same path as the page's buttons)."""
+    if table.simulated_pads is None or not sys.stdin.isatty():
+        return
+    from hardware.simulated import iter_keys, keymap_help
+
+    click.echo("  Keyboard seat pads (simulated):\n" + keymap_help(len(table.config.seats)))
+
+    def read_keys() -> None:
+        for key in iter_keys(sys.stdin):
+            table.simulated_pads.press_key(key)
+
+    threading.Thread(target=read_keys, name="keyboard-pads", daemon=True).start()
+
+
 @click.command()
 @click.option("--config", "config_path", type=click.Path(dir_okay=False), help="Config file (see 'companion config').")
 @click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), help="Where the event store lives.")
@@ -107,4 +123,5 @@ def demo(host: str, port: int, data_dir: Path | None) -> None:
         directory = data_dir or Path(tmp)
         table = assemble_table(Config(), directory, demo=True)
         click.echo("  DEMO MODE: simulated seat pads, temporary database " + str(directory))
+        _keyboard_pads(table)
         _run(table, host, port, threads=48, show_qr=True)
