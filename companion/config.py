@@ -22,6 +22,8 @@ from typing import Any
 
 from companion.games import GAMES, game_class
 from companion.games.options import HouseRuleError, resolve_house_rules
+from hardware.arbiter import FALSE_START_POLICIES
+from hardware.pins import PinConfigError, check_pins
 
 SYSTEM_CONFIG = Path("/etc/companion/config.toml")
 CAMERA_SOURCE = re.compile(r"^(none|renderer|picamera2|usb:\d+|folder:.+|video:.+)$")
@@ -157,18 +159,6 @@ def _pattern(regex: re.Pattern[str], what: str) -> Check:
     return check
 
 
-def _false_start_policies() -> tuple[str, ...]:
-    try:
-        from hardware.arbiter import FALSE_START_POLICIES
-    except ImportError:  # the hardware package is optional for a config check
-        return ("ignore", "lockout")
-    return tuple(FALSE_START_POLICIES)
-
-
-def _false_start(v: Any) -> str | None:
-    return _choice(*_false_start_policies())(v)
-
-
 # section -> key -> (type, check)
 SCHEMA: dict[str, dict[str, tuple[type | tuple[type, ...], Check | None]]] = {
     "table": {
@@ -196,7 +186,7 @@ SCHEMA: dict[str, dict[str, tuple[type | tuple[type, ...], Check | None]]] = {
         "tie_threshold_ms": ((int, float), _range(0, 100)),
         "settle_ms": ((int, float), _range(1, 500)),
         "lockout_ms": ((int, float), _range(0, 2000)),
-        "false_start": (str, _false_start),
+        "false_start": (str, _choice(*FALSE_START_POLICIES)),
         "hold_to_withdraw_ms": (int, _range(0, 10000)),
         "buzzer_pin": (int, None),
     },
@@ -316,7 +306,7 @@ def parse_config(text: str, path: Path | None = None) -> Config:
     if buttons.hold_to_withdraw_ms == 0:
         sections["buttons"] = _replace(buttons, hold_to_withdraw_ms=None)
 
-    seats = DEFAULT_SEATS
+    seats: tuple[SeatConfig, ...] = DEFAULT_SEATS
     if "seats" in data:
         raw_seats = data["seats"]
         if not isinstance(raw_seats, list) or not all(isinstance(s, dict) for s in raw_seats):
@@ -371,23 +361,9 @@ def _check_pins(
         for name in ("call_pin", "slap_pin", "led_pin"):
             assignments[f"seats[{i}].{name}"] = getattr(seat, name)
     try:
-        from hardware.pins import PinConfigError, check_pins
-    except ImportError:
-        check_pins = None
-    if check_pins is not None:
-        try:
-            check_pins(assignments)
-        except PinConfigError as exc:
-            bad = re.findall(r"(seats\[\d+\]\.\w+|buttons\.buzzer_pin)", str(exc))
-            raise error(bad[-1] if bad else "seats", str(exc)) from exc
-        return
-    used: dict[int, str] = {}
-    for key, pin in assignments.items():
-        if pin is None:
-            continue
-        if pin in used:
-            raise error(key, f"GPIO {pin} is already used by {used[pin]}")
-        used[pin] = key
+        check_pins(assignments)
+    except PinConfigError as exc:
+        raise error(exc.keys[-1] if exc.keys else "seats", str(exc)) from exc
 
 
 def _check_house_rules(

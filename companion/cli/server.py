@@ -25,9 +25,13 @@ def _load_or_exit(path: str | None):  # type: ignore[no-untyped-def]
 
 
 def _qr(url: str) -> str:
+    import io
+
     import segno
 
-    return segno.make(url, error="m").terminal(compact=True) or ""
+    out = io.StringIO()
+    segno.make(url, error="m").terminal(out=out, compact=True)
+    return out.getvalue()
 
 
 def _run(table, host: str, port: int, threads: int, *, show_qr: bool) -> None:  # type: ignore[no-untyped-def]

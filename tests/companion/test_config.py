@@ -154,3 +154,22 @@ def test_config_show_hides_the_admin_pin(tmp_path):
     result = CliRunner().invoke(main, ["config", "show", "--config", str(path)])
     assert result.exit_code == 0
     assert "4321" not in result.output and "****" in result.output
+
+
+def test_a_pin_that_is_not_on_the_header_is_refused(tmp_path):
+    with pytest.raises(ConfigError) as err:
+        load_config(write(tmp_path, "[[seats]]\nname = \"Ann\"\ncall_pin = 40\n"))
+    assert err.value.key == "seats[0].call_pin" and err.value.line == 3
+    assert "40" in str(err.value)
+
+
+def test_house_rules_are_checked_against_the_game(tmp_path):
+    text = "[house_rules.crocodile]\ntie_break = \"shared\"\n"
+    assert load_config(write(tmp_path, text)).house_rules == {"crocodile": {"tie_break": "shared"}}
+    with pytest.raises(ConfigError) as err:
+        load_config(write(tmp_path, "[house_rules.crocodile]\n\ntie_break = \"coin toss\"\n"))
+    assert err.value.key == "house_rules.crocodile.tie_break" and err.value.line == 3
+    assert "'coin toss' is not allowed" in str(err.value)
+    with pytest.raises(ConfigError) as err:
+        load_config(write(tmp_path, "[house_rules.chess]\nx = 1\n"))
+    assert err.value.key == "house_rules.chess" and "unknown game" in str(err.value)
