@@ -1,0 +1,141 @@
+"""The stability gate on rendered table sequences: what counts as a change, what does not."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.frame import Frame
+from vision.mat import mat_layout
+from vision.render.effects import Effects, Glare
+from vision.render.scene import SceneRenderer
+from vision.render.table import HandOver, TableState, down, table_scene
+from vision.stability import Region, StabilityGate, changed_zones
+
+SIZE = (640, 360)
+
+
+@pytest.fixture(scope="module")
+def layout():
+    return mat_layout("crocodile", 4, "a2")
+
+
+@pytest.fixture(scope="module")
+def renderer():
+    return SceneRenderer()
+
+
+BASE = {"seat0": [down()] * 4, "seat1": [down()] * 4, "draw": [down()] * 10, "discard": ["7h"]}
+MORE = {**BASE, "discard": ["7h", "Qs"]}
+
+
+def frames(renderer, layout, zones, n, hands=(), seed=0, **effects):
+    """``n`` frames of a still table, each with its own sensor noise."""
+    out = []
+    for i in range(n):
+        look = Effects(noise_sigma=3, noise_seed=seed + i, blur_sigma=0.6, **effects)
+        scene = table_scene(layout, TableState(zones=zones, hands=hands), seed=1, effects=look, size=SIZE)
+        out.append(renderer.render(scene).image)
+    return out
+
+
+def run(gate, images):
+    return [gate.update(image) for image in images]
+
+
+def settled_gate(renderer, layout):
+    gate = StabilityGate(stable_frames=3)
+    reports = run(gate, frames(renderer, layout, BASE, 5))
+    assert [r.settled for r in reports] == [False, False, False, True, False]
+    assert reports[3].changed == (Region(0, 0, 640, 360),)  # the first stable frame is all new
+    return gate
+
+
+def test_a_still_table_settles_once_then_costs_nothing(renderer, layout):
+    gate = settled_gate(renderer, layout)
+    later = run(gate, frames(renderer, layout, BASE, 4, seed=50))
+    assert all(r.stable and not r.settled and not r.changed for r in later)
+
+
+def test_a_new_card_settles_after_the_table_is_still_with_only_its_region(renderer, layout):
+    gate = settled_gate(renderer, layout)
+    reports = run(gate, frames(renderer, layout, MORE, 5, seed=10))
+    # The frame with the new card moved; three still frames later it settles.
+    assert [r.settled for r in reports] == [False, False, False, True, False]
+    assert reports[0].reason == "motion" and reports[0].moving > 0
+    (region,) = reports[3].changed
+    # The region holds the discard pile and is a small part of the frame.
+    scene = table_scene(layout, TableState(zones=MORE), seed=1, size=SIZE)
+    x, y = scene.camera.to_image(np.array([layout.zone("discard").rect.centre]))[0]
+    assert region.x <= x <= region.x + region.w and region.y <= y <= region.y + region.h
+    assert region.w * region.h < 0.2 * SIZE[0] * SIZE[1]
+
+
+def test_a_hand_resting_over_the_table_never_settles(renderer, layout):
+    gate = settled_gate(renderer, layout)
+    hand = [HandOver("discard", seat=0, offset_mm=(40, 0))]
+    reports = run(gate, frames(renderer, layout, MORE, 8, hands=hand, seed=20))
+    assert not any(r.settled for r in reports)
+    assert reports[-1].reason == "hand"
+    # Once the hand has gone, the new card is believed.
+    after = run(gate, frames(renderer, layout, MORE, 4, seed=30))
+    assert any(r.settled for r in after)
+
+
+def test_glare_and_a_soft_frame_do_not_change_the_reading(renderer, layout):
+    gate = settled_gate(renderer, layout)
+    glare = run(gate, frames(renderer, layout, BASE, 5, seed=40, glare=(Glare(0.5, 0.5, 0.08, 0.9),)))
+    assert not any(r.settled for r in glare) and glare[-1].reason == "glare"
+    soft = [cv2.GaussianBlur(img, (0, 0), 3.0) for img in frames(renderer, layout, BASE, 5, seed=60)]
+    reports = run(gate, soft)
+    assert not any(r.settled for r in reports) and reports[-1].reason == "blur"
+    # Back to normal: nothing changed since the last accepted frame.
+    back = run(gate, frames(renderer, layout, BASE, 4, seed=70))
+    assert back[-1].stable and not any(r.settled for r in back)
+
+
+def test_glare_that_stays_becomes_the_new_normal(renderer, layout):
+    gate = StabilityGate(stable_frames=2, patience=3)
+    run(gate, frames(renderer, layout, BASE, 3))
+    lamp = frames(renderer, layout, BASE, 6, seed=5, glare=(Glare(0.5, 0.5, 0.08, 0.9),))
+    reports = run(gate, lamp)
+    assert [r.reason for r in reports[:4]][-2:] == ["glare", "glare"]
+    assert any(r.settled for r in reports)
+
+
+def test_motion_blur_of_a_moving_hand_is_motion(renderer, layout):
+    gate = settled_gate(renderer, layout)
+    streaks = []
+    for i in range(4):
+        hand = [HandOver("discard", seat=0, offset_mm=(30 * i, 10 * i))]
+        streaks += frames(renderer, layout, BASE, 1, hands=hand, seed=80 + i, motion_px=9.0, motion_deg=20.0)
+    reports = run(gate, streaks)
+    assert all(r.reason == "motion" and not r.stable for r in reports[:4])
+
+
+def test_lores_frames_are_used_when_given(renderer, layout):
+    gate = StabilityGate(stable_frames=1)
+    image = frames(renderer, layout, BASE, 1)[0]
+    grey = image.mean(axis=2).astype(np.uint8)
+    half = grey[::2, ::2].copy()
+    first = gate.update(Frame(image, 0, 0, "test", lores=half))
+    second = gate.update(Frame(image, 1, 1, "test", lores=half))
+    assert not first.stable and second.settled and second.frame_index == 1
+    # The regions are in the main frame's pixels.
+    assert second.changed == (Region(0, 0, 640, 360),)
+
+
+def test_changed_zones_names_the_zones_a_region_touches():
+    outlines = {
+        "discard": np.array([[100, 100], [150, 100], [150, 170], [100, 170]], float),
+        "draw": np.array([[300, 100], [350, 100], [350, 170], [300, 170]], float),
+    }
+    assert changed_zones((Region(90, 90, 40, 40),), outlines) == ("discard",)
+    assert changed_zones((Region(0, 0, 640, 360),), outlines) == ("discard", "draw")
+    assert changed_zones((), outlines) == ()
+
+
+def test_bad_settings_are_refused():
+    with pytest.raises(ValueError, match="stable_frames"):
+        StabilityGate(stable_frames=0)

@@ -1,0 +1,76 @@
+"""The scene renderer as a camera: a table state drawn live, for the demo and tests.
+
+The demo changes what is on the table with :meth:`RendererSource.set_state` while the
+reader reads frames; every frame gets fresh sensor noise, as a real camera's would, and
+``last`` keeps the rendered scene with its ground truth.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import replace
+
+from vision.frame import Frame
+from vision.mat import MatLayout, mat_layout
+from vision.render.effects import Effects
+from vision.render.faces import CardStyle
+from vision.render.scene import RenderedScene, SceneRenderer
+from vision.render.table import TableState, down, table_scene
+from vision.sources.base import FrameSource, Pacer
+
+LIVE_EFFECTS = Effects(gradient=0.12, gradient_deg=30.0, vignette=0.1, blur_sigma=0.6, noise_sigma=2.5)
+
+
+def dealt_table(layout: MatLayout) -> TableState:
+    """A freshly dealt table for ``layout``: every seat's cards face down, a draw pile and
+    one card face up on the discard pile."""
+    if layout.game == "crapo":
+        zones = {f"tableau{i}": [c] for i, c in enumerate(("Kh", "7s", "4d", "Jc", "9h", "2s", "Qd", "5c"))}
+        zones |= {"deck0": [down()] * 20, "deck1": [down()] * 20}
+        return TableState(zones=zones)
+    zones = {z.name: [down()] * 4 for z in layout.zones_of("seat")}
+    return TableState(zones={**zones, "draw": [down()] * 30, "discard": ["7h"]})
+
+
+class RendererSource(FrameSource):
+    """Frames of a rendered table. ``fps`` paces them in real time (None: on demand)."""
+
+    def __init__(self, layout: MatLayout | None = None, state: TableState | None = None, seed: int = 0,
+                 fps: float | None = None, size: tuple[int, int] = (1280, 720), effects: Effects = LIVE_EFFECTS,
+                 deck: CardStyle | None = None) -> None:
+        self.layout = layout or mat_layout("crocodile", 4, "a2")
+        self.name = "renderer"
+        self.seed = seed
+        self.size = size
+        self.effects = effects
+        self.deck = deck
+        self._state = state if state is not None else dealt_table(self.layout)
+        self._lock = threading.Lock()
+        self._renderer = SceneRenderer()
+        self._pacer = Pacer(fps)
+        self._index = 0
+        self._camera = table_scene(self.layout, TableState(), size=size).camera
+        self.last: RenderedScene | None = None
+
+    @property
+    def state(self) -> TableState:
+        with self._lock:
+            return self._state
+
+    def set_state(self, state: TableState) -> None:
+        """What the next frames show."""
+        with self._lock:
+            self._state = state
+
+    def read(self, timeout: float | None = None) -> Frame:
+        state = self.state
+        effects = replace(self.effects, noise_seed=self.seed * 1_000_003 + self._index)
+        scene = table_scene(self.layout, state, camera=self._camera, seed=self.seed, deck=self.deck,
+                            effects=effects)
+        self._pacer.wait()
+        rendered = self._renderer.render(scene)
+        self.last = rendered
+        frame = Frame(rendered.image, time.monotonic_ns(), self._index, self.name)
+        self._index += 1
+        return frame

@@ -1,0 +1,232 @@
+"""When may the card reader believe what it sees, and where must it look again?
+
+:class:`StabilityGate` watches a small grey copy of every frame (the lores stream, or
+the main frame shrunk to 320 px wide, about a millisecond). The scene is *stable* once
+nothing has moved for ``stable_frames`` frames. On the first stable frame that differs
+from the last accepted one, the gate *settles*: it reports the regions (in full-frame
+pixels) that changed, and that frame becomes the new reference. A reading should change
+only then, and only the changed regions need reading again; every other frame costs the
+reader nothing.
+
+Not a change of the game:
+
+* anything moving (hands, a card being dealt, a bumped table: motion blur moves too);
+* a hand resting still over the table (skin-coloured area in the changed region);
+* glare that appears where there was none (saturated pixels brightening the region);
+* a frame gone soft (the sharpest edges of the last accepted frame have faded).
+
+In those cases the gate waits, says why in ``reason``, and keeps its reference.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.frame import Frame
+
+WORK_WIDTH = 320
+CELL = 16
+"""Work-image pixels per grid cell (64 full-frame pixels at 1280 x 720: half a card)."""
+
+
+@dataclass(frozen=True)
+class Region:
+    """A rectangle of the full frame, in pixels."""
+
+    x: int
+    y: int
+    w: int
+    h: int
+
+    def slices(self) -> tuple[slice, slice]:
+        """``image[region.slices()]`` is the region's pixels."""
+        return slice(self.y, self.y + self.h), slice(self.x, self.x + self.w)
+
+    def overlaps(self, x0: float, y0: float, x1: float, y1: float) -> bool:
+        return not (x1 < self.x or x0 > self.x + self.w or y1 < self.y or y0 > self.y + self.h)
+
+
+@dataclass(frozen=True)
+class StabilityReport:
+    frame_index: int
+    stable: bool
+    """Nothing has moved for the required number of frames."""
+    settled: bool = False
+    """This frame is a new stable state: read ``changed`` now."""
+    changed: tuple[Region, ...] = ()
+    """With ``settled``: where the frame differs from the last accepted one."""
+    reason: str | None = None
+    """Why the gate waits: ``motion``, ``hand``, ``glare`` or ``blur``; None otherwise."""
+    moving: float = 0.0
+    """Fraction of the grid's cells that moved since the previous frame."""
+
+
+def skin_mask(bgr: np.ndarray) -> np.ndarray:
+    """Skin-coloured pixels (YCrCb box, the classic one: card inks and felt fall outside)."""
+    ycrcb = cv2.cvtColor(bgr, cv2.COLOR_BGR2YCrCb)
+    return cv2.inRange(ycrcb, (50, 136, 80), (255, 175, 130))
+
+
+class StabilityGate:
+    """Decides, frame by frame, whether the table is still and what changed.
+
+    ``stable_frames``: still frames needed before a change is believed. ``motion_level``:
+    grey levels (0-255) a pixel must change by to count as moving or changed.
+    ``cell_fraction``: share of a cell's pixels that must differ for the cell to count.
+    ``patience``: still frames after which glare or softness that stays is accepted as
+    the new look of the table (a lamp switched on); a hand is never accepted.
+    """
+
+    def __init__(self, stable_frames: int = 3, motion_level: int = 18, cell_fraction: float = 0.04,
+                 hand_pixels: int = 250, blur_drop: float = 0.35, patience: int = 50,
+                 work_width: int = WORK_WIDTH) -> None:
+        if stable_frames < 1:
+            raise ValueError(f"stable_frames must be at least 1, got {stable_frames}")
+        self.stable_frames = stable_frames
+        self.motion_level = motion_level
+        self.cell_fraction = cell_fraction
+        self.hand_pixels = hand_pixels
+        self.blur_drop = blur_drop
+        self.patience = patience
+        self.work_width = work_width
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget everything: the next stable frame settles with the whole frame changed."""
+        self._previous: np.ndarray | None = None
+        self._reference: np.ndarray | None = None
+        self._still = 0
+        self._waited = 0
+        self._full_size = (0, 0)
+        self._index = -1
+
+    @property
+    def reference(self) -> np.ndarray | None:
+        """The small grey image of the last accepted stable frame."""
+        return self._reference
+
+    # -- the small copy -------------------------------------------------------------------------
+    def _small(self, frame: Frame | np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        image = frame.image if isinstance(frame, Frame) else frame
+        lores = frame.lores if isinstance(frame, Frame) else None
+        h, w = image.shape[:2]
+        self._full_size = (w, h)
+        size = (self.work_width, max(1, int(round(h * self.work_width / w))))
+        colour = None
+        if lores is not None:
+            gray = cv2.resize(lores, size, interpolation=cv2.INTER_AREA)
+        elif image.ndim == 2:
+            gray = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+        else:
+            colour = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+            gray = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
+        # A little blur, so sensor noise never counts as motion.
+        return cv2.GaussianBlur(gray, (3, 3), 0), colour
+
+    def _colour(self, frame: Frame | np.ndarray) -> np.ndarray:
+        image = frame.image if isinstance(frame, Frame) else frame
+        size = (self.work_width, max(1, int(round(image.shape[0] * self.work_width / image.shape[1]))))
+        return cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+
+    def _cells(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Pixels that differ, and per grid cell whether enough of them do."""
+        differs = cv2.absdiff(a, b) > self.motion_level
+        h, w = differs.shape
+        grid = (max(1, -(-w // CELL)), max(1, -(-h // CELL)))
+        fraction = cv2.resize(differs.astype(np.float32), grid, interpolation=cv2.INTER_AREA)
+        return differs, fraction > self.cell_fraction
+
+    # -- the verdict ----------------------------------------------------------------------------
+    def update(self, frame: Frame | np.ndarray) -> StabilityReport:
+        """Look at one frame (a :class:`Frame`, or a BGR or grey image)."""
+        self._index = frame.index if isinstance(frame, Frame) else self._index + 1
+        small, colour = self._small(frame)
+        previous, self._previous = self._previous, small
+        if previous is None or previous.shape != small.shape:
+            self._still = 0
+            return StabilityReport(self._index, False, reason="motion", moving=1.0)
+        _, moving_cells = self._cells(small, previous)
+        moving = float(moving_cells.mean())
+        if moving_cells.any():
+            self._still = 0
+            self._waited = 0
+            return StabilityReport(self._index, False, reason="motion", moving=moving)
+        self._still += 1
+        if self._still < self.stable_frames:
+            return StabilityReport(self._index, False, reason="motion", moving=0.0)
+        if self._reference is None:
+            return self._settle(small, np.ones_like(moving_cells))
+        differs, changed_cells = self._cells(small, self._reference)
+        if not changed_cells.any():
+            # Still and unchanged: follow slow light drift so it never adds up to a change.
+            self._reference = small
+            return StabilityReport(self._index, True)
+        reason = self._occluded(frame, small, colour, differs, changed_cells)
+        if reason is not None:
+            self._waited += 1
+            # Light and focus that stay changed are the new normal; a hand is never believed.
+            if reason == "hand" or self._waited < self.patience:
+                return StabilityReport(self._index, False, reason=reason)
+        return self._settle(small, changed_cells)
+
+    def _occluded(self, frame: Frame | np.ndarray, small: np.ndarray, colour: np.ndarray | None,
+                  differs: np.ndarray, changed_cells: np.ndarray) -> str | None:
+        """Why the change is not the game's: a soft frame, new glare, a resting hand."""
+        ref = self._reference
+        assert ref is not None
+        region = cv2.resize(changed_cells.astype(np.uint8), (small.shape[1], small.shape[0]),
+                            interpolation=cv2.INTER_NEAREST).astype(bool)
+        changed_px = region & differs
+        lap_ref = np.abs(cv2.Laplacian(ref, cv2.CV_16S, ksize=3))
+        lap_now = np.abs(cv2.Laplacian(small, cv2.CV_16S, ksize=3))
+        # Soft: the reference's sharpest edges, where they did not change, have faded.
+        strong = lap_ref > max(30, int(np.percentile(lap_ref, 98)))
+        kept = strong & ~region
+        pick = kept if np.count_nonzero(kept) > 50 else strong
+        if pick.any():
+            ratio = float(np.median(lap_now[pick])) / max(1.0, float(np.median(lap_ref[pick])))
+            if ratio < 1 - self.blur_drop:
+                return "blur"
+        if changed_px.any():
+            # Glare: brighter all over, and nothing new drawn there (no new edges).
+            brighter = float((small[changed_px] > ref[changed_px]).mean())
+            new_edges = float(((lap_now > 40) & (lap_ref < 20))[changed_px].mean())
+            if brighter > 0.9 and new_edges < 0.01:
+                return "glare"
+            if colour is None:
+                colour = self._colour(frame)
+            if int(np.count_nonzero(skin_mask(colour)[changed_px])) >= self.hand_pixels:
+                return "hand"
+        return None
+
+    def _settle(self, small: np.ndarray, changed_cells: np.ndarray) -> StabilityReport:
+        self._reference = small
+        self._waited = 0
+        return StabilityReport(self._index, True, settled=True, changed=self._regions(changed_cells, small.shape))
+
+    def _regions(self, changed_cells: np.ndarray, small_shape: tuple[int, ...]) -> tuple[Region, ...]:
+        """Changed cells, grown by one cell and joined when they touch, as full-frame boxes."""
+        grown = cv2.dilate(changed_cells.astype(np.uint8), np.ones((3, 3), np.uint8))
+        count, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+        w, h = self._full_size
+        sx, sy = w / small_shape[1], h / small_shape[0]
+        out = []
+        for x, y, cw, ch, _area in stats[1:count]:
+            x0, y0 = int(x * CELL * sx), int(y * CELL * sy)
+            x1, y1 = min(w, int(np.ceil((x + cw) * CELL * sx))), min(h, int(np.ceil((y + ch) * CELL * sy)))
+            out.append(Region(x0, y0, x1 - x0, y1 - y0))
+        return tuple(out)
+
+
+def changed_zones(regions: tuple[Region, ...], zone_outlines: dict[str, np.ndarray]) -> tuple[str, ...]:
+    """The zones (outlines in image px, (4, 2) each) that any changed region touches."""
+    hit = []
+    for name, outline in zone_outlines.items():
+        x0, y0 = outline.min(0)
+        x1, y1 = outline.max(0)
+        if any(r.overlaps(x0, y0, x1, y1) for r in regions):
+            hit.append(name)
+    return tuple(sorted(hit))
