@@ -624,6 +624,26 @@ def test_effect_take_card_from_an_opponents_hand() -> None:
     assert [c.owner for c in game.table[0].hand].count(1) == 1
 
 
+def test_after_an_unseen_take_the_mixed_decks_are_checked_together() -> None:
+    """Ann holds an unseen card of Bob's: which of her unseen cards she plays cannot be
+    told, so a second b9 from Ann is accepted (it may be Bob's), a third b9 is not."""
+    game = table(2)
+    battle(game, {0: "thief", 1: "a1"})
+    game.apply(Use(0, targets=(1,)))
+    assert game.mixed_owners == {0, 1}
+    for theirs in ("c3", "d4"):
+        game.apply(Choose(0, BattleType.POWER))
+        game.apply(Play(0, None))
+        game.apply(Play(1, None))
+        game.apply(Reveal(((0, "b9"), (1, theirs))))
+    assert winners(game, 0) == ["thief", "b9", "b9"]
+    assert sorted(c.owner for c in game.table[0].winners[1:]) == [0, 1]
+    game.apply(Choose(0, BattleType.POWER))
+    game.apply(Play(0, None))
+    game.apply(Play(1, None))
+    illegal(game, Reveal(((0, "e5"), (1, "b9"))), "MC-01")
+
+
 def test_effect_take_card_from_an_opponents_winners() -> None:
     game = table(2)
     battle(game, {0: "pirate", 1: "a1"})

@@ -118,6 +118,7 @@ class MasterCrok(Game):
                     player.hand.append(player.deck.pop())
         self.last_battle = None
         self._outcome = None
+        self.mixed_owners: set[int] = set()
         self.battle = Battle(number=0, attacker=first, participants=())
         self._start_battle(first, tuple(range(len(self.players))), blind=False)
 
@@ -188,11 +189,21 @@ class MasterCrok(Game):
         for crok in self.battle.croks:
             yield crok.card
 
-    def unaccounted(self, owner: int) -> Counter[str]:
-        """Crok ids of ``owner``'s deck list not yet seen anywhere: what an unknown card
-        of that owner can still be (refereed play)."""
-        seen = Counter(c.crok for c in self._all_copies() if c.owner == owner and c.crok is not None)
-        return Counter(self.deck_lists[owner]) - seen
+    def sharing(self, owner: int) -> frozenset[int]:
+        """The owners whose unseen cards may be mistaken for ``owner``'s. Normally just
+        ``owner``; after a card is taken unseen from a hand, the referee cannot tell
+        which unseen card a player later plays, so the taker's and the card owner's decks
+        are checked together from then on (``mixed_owners``)."""
+        return frozenset(self.mixed_owners) if owner in self.mixed_owners else frozenset((owner,))
+
+    def unaccounted(self, owners: frozenset[int]) -> Counter[str]:
+        """Crok ids of these owners' deck lists not yet seen anywhere: what an unseen card
+        of theirs can still be (refereed play)."""
+        listed: Counter[str] = Counter()
+        for owner in owners:
+            listed.update(self.deck_lists[owner])
+        seen = Counter(c.crok for c in self._all_copies() if c.owner in owners and c.crok is not None)
+        return listed - seen
 
     def _clockwise_from(self, seat: int, among: set[int] | tuple[int, ...]) -> tuple[int, ...]:
         n = len(self.players)
@@ -338,7 +349,7 @@ class MasterCrok(Game):
             if card.crok == crok:
                 return index
         for index, card in enumerate(hand):
-            if card.crok is None and self.unaccounted(card.owner)[crok] > 0:
+            if card.crok is None and self.unaccounted(self.sharing(card.owner))[crok] > 0:
                 return index
         raise IllegalAction("MC-05", f"{self._name(seat)} has no {crok!r} in hand")
 
@@ -355,7 +366,7 @@ class MasterCrok(Game):
 
     # reveal (MC-06, then MC-08 for immediate abilities)
 
-    def _check_reveal(self, action: Reveal) -> list[str]:
+    def _check_reveal(self, action: Reveal) -> list[Copy]:
         battle = self.battle
         if battle.revealed:
             raise IllegalAction("MC-06", "the Croks are already revealed")
@@ -369,33 +380,40 @@ class MasterCrok(Game):
             self._require_crok_id(crok_id, "reveal")
             if battle.crok_of(seat) is None:
                 raise IllegalAction("MC-06", f"seat {seat} has no Crok in this battle")
-        ids: list[str] = []
-        needed: dict[int, Counter[str]] = {}
+        cards: list[Copy] = []
+        pools: dict[frozenset[int], Counter[str]] = {}
         for crok in battle.croks:
             seen = given.get(crok.holder)
             if crok.card.crok is not None:
                 if seen is not None and seen != crok.card.crok:
                     raise IllegalAction("MC-06", f"{self._name(crok.holder)} played {crok.card.crok!r} face down, "
                                                  f"not {seen!r}")
-                ids.append(crok.card.crok)
+                cards.append(crok.card)
                 continue
             if seen is None:
                 raise ActionFormatError(f"reveal: name {self._name(crok.holder)}'s Crok (it has not been seen)")
-            needed.setdefault(crok.card.owner, Counter())[seen] += 1
-            ids.append(seen)
-        for owner, counts in needed.items():
-            left = self.unaccounted(owner)
-            for crok_id, count in counts.items():
-                if left[crok_id] < count:
-                    raise IllegalAction(
-                        "MC-01", f"{crok_id!r} is not among the cards left in {self._name(owner)}'s deck"
-                    )
-        return ids
+            owners = self.sharing(crok.card.owner)
+            pool = pools.setdefault(owners, self.unaccounted(owners))
+            if pool[seen] <= 0:
+                raise IllegalAction("MC-01", f"{seen!r} is not among the cards left in "
+                                             f"{self._name(crok.card.owner)}'s deck")
+            pool[seen] -= 1
+            cards.append(Copy(self._likely_owner(crok.card.owner, owners, seen), seen))
+        return cards
 
-    def _do_reveal(self, ids: list[str]) -> list[Event]:
+    def _likely_owner(self, owner: int, owners: frozenset[int], seen: str) -> int:
+        """Whose deck an unseen Crok revealed as ``seen`` is put down to: its owner's if
+        that deck can still hold it, else the first of the mixed owners' that can (the
+        players sort the cards by owner after the game)."""
+        for candidate in sorted(owners, key=lambda o: o != owner):
+            if self.unaccounted(frozenset((candidate,)))[seen] > 0:
+                return candidate
+        return owner
+
+    def _do_reveal(self, cards: list[Copy]) -> list[Event]:
         battle = self.battle
-        for crok, crok_id in zip(battle.croks, ids, strict=True):
-            crok.card = Copy(crok.card.owner, crok_id)
+        for crok, card in zip(battle.croks, cards, strict=True):
+            crok.card = card
             crok.face_up = True
         battle.revealed = True
         events = [Event("revealed", {"croks": {str(c.holder): c.card.crok for c in battle.croks}}, undoable=False)]
@@ -676,6 +694,8 @@ class MasterCrok(Game):
         if effect.source == "opponent_hand":
             card = victim.hand.pop(action.index if action.index is not None else -1)
             taker.hand.append(card)
+            if card.crok is None:  # see sharing()
+                self.mixed_owners.update((user, card.owner))
             events = [Event("card_taken", {"seat": user, "from": targets[0], "pile": "hand"})]
             if card.crok is not None:
                 events.append(Event("card_taken_crok", {"crok": card.crok}, private_to=(user, targets[0])))
