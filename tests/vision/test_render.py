@@ -233,6 +233,18 @@ def test_table_state_puts_each_card_in_its_zone(renderer, croc4):
         assert croc4.zone_at(*t.mat_xy) == t.zone
 
 
+def test_a_card_being_flipped_from_a_seat_is_drawn_above_the_table(renderer, croc4):
+    state = TableState(zones={
+        "seat2": [down("5c"), down("Jd"), TableCard("Ah", face_up=False, flip=0.65, lift_mm=25), down("3s")],
+        "discard": ["Th"],
+    })
+    rendered = renderer.render(table_scene(croc4, state, size=SMALL, seed=4))
+    flipping = [t for t in rendered.truth if t.flipping]
+    assert [t.code for t in flipping] == ["Ah"] and flipping[0].face_up and flipping[0].lifted
+    assert rendered.truth[-1].code == "Ah"  # in the air: drawn last, over everything flat
+    assert flipping[0].zone == "seat2/slot2"
+
+
 def test_an_unchanged_table_renders_the_same_frame_twice(renderer, croc4):
     state = TableState(zones={"seat2": ["BACK"] * 4, "discard": ["Th"]}, hands=[HandOver("discard", seat=1)])
     a = renderer.render(table_scene(croc4, state, size=SMALL, seed=5))

@@ -126,6 +126,19 @@ def test_lores_frames_are_used_when_given(renderer, layout):
     assert second.changed == (Region(0, 0, 640, 360),)
 
 
+def test_a_settled_change_names_its_zones_through_the_calibration(renderer, layout):
+    from vision.mat.calibration import MatCalibrator
+
+    gate = settled_gate(renderer, layout)
+    images = frames(renderer, layout, MORE, 4, seed=90)
+    report = run(gate, images)[-1]
+    assert report.settled
+    calibration = MatCalibrator(layout).update(images[-1])
+    zones = changed_zones(report.changed, calibration.zone_outlines(layout))
+    # Regions are generous (grown by a cell), but the far side of the table is untouched.
+    assert "discard" in zones and "draw" not in zones and not any(z.startswith("seat1") for z in zones)
+
+
 def test_changed_zones_names_the_zones_a_region_touches():
     outlines = {
         "discard": np.array([[100, 100], [150, 100], [150, 170], [100, 170]], float),

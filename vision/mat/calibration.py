@@ -73,6 +73,14 @@ class Calibration:
         pts = np.asarray(points_mm, np.float64).reshape(-1, 1, 2)
         return cv2.perspectiveTransform(pts, self.mat_to_image).reshape(-1, 2)
 
+    def zone_outlines(self, layout: MatLayout) -> dict[str, np.ndarray]:
+        """Every zone of ``layout`` as its four corners in image px (for
+        :func:`vision.stability.changed_zones`). ValueError when not calibrated."""
+        self._require()
+        corners = np.vstack([z.rect.corners() for z in layout.zones])
+        px = self.to_image(corners).reshape(-1, 4, 2)
+        return {z.name: quad for z, quad in zip(layout.zones, px, strict=True)}
+
     def as_kept(self, markers_seen: tuple[int, ...], reason: str) -> Calibration:
         return Calibration(KEPT if self.ok else NONE, self.image_to_mat, markers_seen, self.error_mm, self.t_ns,
                            reason, self.mat_to_image)
