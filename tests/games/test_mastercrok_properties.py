@@ -72,7 +72,7 @@ def setups(draw: st.DrawFn, hand_takes: bool = True) -> tuple[list[str], dict[st
 
 def cards(game: MasterCrok) -> Counter[tuple[int, str | None]]:
     """Every physical card on the table, by owner and Crok."""
-    return Counter((c.owner, c.crok) for c in game._all_copies())
+    return Counter((c.owner, c.crok) for c in game.all_cards())
 
 
 def play_out(game: MasterCrok, rng: random.Random, check_all: bool = False) -> None:

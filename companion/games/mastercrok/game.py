@@ -180,7 +180,8 @@ class MasterCrok(Game):
     def _timing(self, crok: BattleCrok) -> Timing:
         return self.crok(crok).ability.timing
 
-    def _all_copies(self) -> Iterator[Copy]:
+    def all_cards(self) -> Iterator[Copy]:
+        """Every physical card of the game, wherever it is (decks, hands, piles, battle)."""
         for player in self.table:
             yield from player.deck
             yield from player.hand
@@ -202,7 +203,7 @@ class MasterCrok(Game):
         listed: Counter[str] = Counter()
         for owner in owners:
             listed.update(self.deck_lists[owner])
-        seen = Counter(c.crok for c in self._all_copies() if c.owner in owners and c.crok is not None)
+        seen = Counter(c.crok for c in self.all_cards() if c.owner in owners and c.crok is not None)
         return listed - seen
 
     def _clockwise_from(self, seat: int, among: set[int] | tuple[int, ...]) -> tuple[int, ...]:
