@@ -17,7 +17,7 @@ def warp_card(image: np.ndarray, corners: Sequence[Sequence[float]], size: tuple
     """The card whose corners (clockwise from its own top-left) are given, warped upright
     to ``size``."""
     w, h = size
-    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    dst = np.array([[-0.5, -0.5], [w - 0.5, -0.5], [w - 0.5, h - 0.5], [-0.5, h - 0.5]], np.float32)
     M = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
     return cv2.warpPerspective(image, M, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 

@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from companion.cards import BACK, JOKER, RANKS, SUITS, parse_card
+from vision.mat.draw import solid_image
 from vision.render.pips import draw_pip, draw_star
 
 BASE_PX_PER_MM = 4.0
@@ -295,8 +296,7 @@ def _draw_joker(image: np.ndarray, variant: int, s: CardStyle) -> None:
 
 def _blank(s: CardStyle) -> np.ndarray:
     w, h = _card_size_px(s)
-    planes = [np.full((h, w), v, np.uint8) for v in s.paper]
-    image = cv2.merge([*planes, card_alpha(s)])
+    image = cv2.merge([solid_image(w, h, s.paper), card_alpha(s)])
     if s.border:
         inset = _mm(1.6)
         cv2.rectangle(image, (inset, inset), (w - 1 - inset, h - 1 - inset), (*s.black, 255), 1, cv2.LINE_AA)

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from companion.cards import BACK
-from vision.mat.draw import cached_mat_image, mat_style
+from vision.mat.draw import cached_mat_image, mat_style, solid_image
 from vision.mat.layout import MatLayout
 from vision.observation import CardSighting
 from vision.render.camera import Camera
@@ -226,9 +226,10 @@ class SceneRenderer:
         if scene.layout is not None:
             texture = cached_mat_image(scene.layout, ppm, scene.mat_style)
         else:
-            texture = np.empty((int(mat_h * ppm), int(mat_w * ppm), 3), np.uint8)
-            texture[:] = mat_style(scene.mat_style).background
-        to_image = cam.H @ np.diag([1 / ppm, 1 / ppm, 1.0])
+            texture = solid_image(int(mat_w * ppm), int(mat_h * ppm), mat_style(scene.mat_style).background)
+        # Texel u covers [u, u + 1) / ppm mm, so its centre (OpenCV's pixel coordinate u) is (u + 0.5) / ppm.
+        to_mm = np.array([[1 / ppm, 0, 0.5 / ppm], [0, 1 / ppm, 0.5 / ppm], [0, 0, 1.0]])
+        to_image = cam.H @ to_mm
         cv2.warpPerspective(texture, to_image, cam.size, dst=canvas, flags=cv2.INTER_LINEAR,
                             borderMode=cv2.BORDER_TRANSPARENT)
         return canvas
@@ -270,7 +271,8 @@ class SceneRenderer:
         showing_face = p.code != BACK and (p.face_up != (p.flip > 0.5))
         texture, _ = card_texture(p.code, showing_face, s, cam.px_per_mm(p.x_mm, p.y_mm), p.variant)
         th, tw = texture.shape[:2]
-        src = np.array([[0, 0], [tw, 0], [tw, th], [0, th]], np.float32)
+        # The card's outline is the texture's outer edge: half a texel outside the corner texels' centres.
+        src = np.array([[-0.5, -0.5], [tw - 0.5, -0.5], [tw - 0.5, th - 0.5], [-0.5, th - 0.5]], np.float32)
         if p.flip > 0.5:  # the other side of a card turned about its long axis is mirrored
             src = src[[1, 0, 3, 2]]
         M = cv2.getPerspectiveTransform(src, (pts - [x0, y0]).astype(np.float32))
