@@ -52,7 +52,8 @@ def test_CP_01_two_packs_hold_every_card_twice(seed):
 def test_CP_01_one_pack_each_gives_each_player_fifty_two_different_cards():
     game = Crapo(PLAYERS, seed=3)
     for seat in (0, 1):
-        mine = game.table.piles[f"deck{seat}"] + [game.table.piles[f"tableau{i}"][0] for i in range(4 * seat, 4 * seat + 4)]
+        dealt = [game.table.piles[f"tableau{i}"][0] for i in range(4 * seat, 4 * seat + 4)]
+        mine = game.table.piles[f"deck{seat}"] + dealt
         assert len(mine) == 52 and len(set(mine)) == 52
 
 

@@ -58,6 +58,8 @@ empty spaces takes a few hundred)."""
 OFFENCE_BUDGET = 1500
 MAX_ACTIONS = 16
 MAX_CANDIDATES = 8
+HIDING_PILES = frozenset(TRASHES + FOUNDATIONS)
+"""Piles seen by their top alone, where a wrong move can leave a card under its twin."""
 
 
 class ObservationError(GameError):
@@ -182,20 +184,25 @@ def _named(actions: Iterable[CrapoAction], t: Table, faces: list[Face]) -> list[
     return out
 
 
-def _useful(action: CrapoAction, t: Table, origin: Table, goal: Goal, changed: frozenset[str]) -> bool:
+def _useful(action: CrapoAction, t: Table, origin: Table, goal: Goal, changed: frozenset[str],
+            offending: bool = False) -> bool:
     """Prune: only actions on piles the observation shows changed, piles this run has
     already touched, and tableau piles as temporary places. A card put on a foundation
-    or a trash never comes back, so those only count where the observation changed."""
+    or a trash never comes back, so those only count where the observation changed (a
+    legal play always changes the top there; only a wrong one can hide under its twin)."""
     def open_(name: str) -> bool:
         return name in changed or name not in goal
 
     if isinstance(action, Move):
-        live = open_(action.source) or t.piles[action.source] != origin.piles[action.source]
-        return live and (KIND[action.target] == "tableau" or open_(action.target))
+        # A trash is seen by its top alone, and two copies of a card can lie on each other:
+        # its top may leave without the observation showing it.
+        live = (open_(action.source) or KIND[action.source] == "trash"
+                or t.piles[action.source] != origin.piles[action.source])
+        return offending or (live and (KIND[action.target] == "tableau" or open_(action.target)))
     if isinstance(action, Draw):
         return open_(DECKS[action.seat]) or open_(DRAWN)
     if isinstance(action, Trash):
-        return open_(TRASHES[action.seat]) or open_(DRAWN)
+        return True  # the drawn card must go somewhere, and on a copy of itself it looks like nothing
     return open_(DECKS[t.turn]) or open_(TRASHES[t.turn])
 
 
@@ -240,9 +247,9 @@ def search(origin: Table, ctx: Context, goal: Goal, *, offences: bool = False, b
             continue
         steps = [(a, False) for a in _named(legal_actions(t, ctx), t, faces) if not isinstance(a, Stop)]
         if offences and fault is None:
-            steps += [(a, True) for a in _named(possible_offences(t, ctx, changed), t, faces)]
+            steps += [(a, True) for a in _named(possible_offences(t, ctx, changed | HIDING_PILES), t, faces)]
         for action, offending in steps:
-            if not _useful(action, t, origin, goal, changed):
+            if not _useful(action, t, origin, goal, changed, offending):
                 continue
             step_fault = fault
             try:

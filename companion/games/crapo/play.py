@@ -40,7 +40,7 @@ def random_action(game: Crapo, rng: random.Random, *, patience: int = PATIENCE, 
     calls = [a for a in actions if isinstance(a, Stop)]
     if calls and rng.random() < stop_rate:
         return calls[0]
-    actions = [a for a in actions if not isinstance(a, Stop)]
+    actions = [a for a in actions if not isinstance(a, Stop)] or calls
     if not actions:
         raise ValueError("no action to choose: the game is over")
     if mistakes and rng.random() < mistakes:
@@ -59,8 +59,13 @@ def random_action(game: Crapo, rng: random.Random, *, patience: int = PATIENCE, 
 def play_random_game(game: Crapo, rng: random.Random, *, max_actions: int = 50_000, **policy: float) -> Crapo:
     """Play ``game`` with :func:`random_action` until it is over or ``max_actions`` were
     applied (then it is left unfinished); returns it."""
+    stop_rate = policy.get("stop_rate", 0.5)
     for _ in range(max_actions):
-        if game.is_over() and not (game.table.offence and game.ctx.stop):
-            break
+        if game.is_over():
+            calls = game.legal_actions()  # a game won by an offence: Stop! may still take it back
+            if not calls or rng.random() >= stop_rate:
+                break
+            game.apply(calls[0])
+            continue
         game.apply(random_action(game, rng, **policy))  # type: ignore[arg-type]
     return game

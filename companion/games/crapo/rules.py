@@ -430,6 +430,8 @@ def play(
         return t, events
     if isinstance(action, Stop):
         return do_stop(t, ctx, action)
+    if isinstance(action, Move) and action.source == DRAWN and action.target == TRASHES[action.seat]:
+        action = Trash(action.seat, action.card)  # the same thing said two ways (as actions.py reads it)
     check_turn(t, ctx, action.seat)
     fault, count = fault_of(t, ctx, action)
     t.offence = None  # any action closes the Stop! window of the one before
@@ -486,24 +488,26 @@ def legal_actions(t: Table, ctx: Context) -> list[CrapoAction]:
     return calls + out
 
 
-def possible_offences(t: Table, ctx: Context, piles: frozenset[str] | None = None) -> list[CrapoAction]:
+def possible_offences(t: Table, ctx: Context, sources_from: frozenset[str] | None = None) -> list[CrapoAction]:
     """Actions the player to move could physically make that break a rule (a block move,
-    a card on the wrong pile, an early draw, a missed compulsory move), limited to
-    ``piles`` when given. Move inference uses them to name the rule a change breaks."""
+    a card on the wrong pile, an early draw, a missed compulsory move), taking cards only
+    from the piles ``sources_from`` when given (and the drawn card). Move inference uses
+    them to name the rule a change breaks."""
     if t.over:
         return []
     seat = t.turn
     out: list[CrapoAction] = []
-    places = [n for n in TABLEAU + FOUNDATIONS + TRASHES + (DECKS[1 - seat],) if piles is None or n in piles]
+    places = TABLEAU + FOUNDATIONS + TRASHES + (DECKS[1 - seat],)
     for source in TABLEAU + FOUNDATIONS + TRASHES + (DRAWN,):
         pile = t.piles[source]
-        if not pile or (piles is not None and source not in piles and source != DRAWN):
+        if not pile or (sources_from is not None and source not in sources_from and source != DRAWN):
             continue
         for depth in range(1, (len(pile) if KIND[source] == "tableau" else 1) + 1):
             card = pile[-depth]
             if card is None:
                 continue
-            out.extend(Move(seat, card, source, target) for target in places if target != source)
+            out.extend(Move(seat, card, source, target) for target in places
+                       if target != source and not (source == DRAWN and target == TRASHES[seat]))
     out.extend([Draw(seat), Flip(seat), Trash(seat)])
     faulty = []
     for action in out:
