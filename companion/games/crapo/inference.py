@@ -171,14 +171,13 @@ def _new_faces(t: Table, goal: Goal) -> list[Face]:
 def _named(actions: Iterable[CrapoAction], t: Table, faces: list[Face]) -> list[CrapoAction]:
     """Draws and trashes of cards nobody has seen, once for each face they may turn out to be."""
     out: list[CrapoAction] = []
+    deck = t.piles[DECKS[t.turn]]
     for action in actions:
-        deck = t.piles[DECKS[t.turn]]
-        unseen_draw = isinstance(action, Draw) and bool(deck) and deck[-1] is None
-        unseen_trash = isinstance(action, Trash) and t.holding and t.piles[DRAWN][-1] is None
-        if unseen_draw or unseen_trash:
-            out.extend(type(action)(action.seat, f) for f in faces)  # type: ignore[union-attr]
-            if unseen_draw:
-                out.append(action)  # the card may still be in the player's hand
+        if isinstance(action, Draw) and deck and deck[-1] is None:
+            out.extend(Draw(action.seat, f) for f in faces)
+            out.append(action)  # the card may still be in the player's hand
+        elif isinstance(action, Trash) and t.holding and t.piles[DRAWN][-1] is None:
+            out.extend(Trash(action.seat, f) for f in faces)
         else:
             out.append(action)
     return out
@@ -245,7 +244,8 @@ def search(origin: Table, ctx: Context, goal: Goal, *, offences: bool = False, b
         budget -= 1
         if g >= max_actions:
             continue
-        steps = [(a, False) for a in _named(legal_actions(t, ctx), t, faces) if not isinstance(a, Stop)]
+        steps: list[tuple[CrapoAction, bool]] = [
+            (a, False) for a in _named(legal_actions(t, ctx), t, faces) if not isinstance(a, Stop)]
         if offences and fault is None:
             steps += [(a, True) for a in _named(possible_offences(t, ctx, changed | HIDING_PILES), t, faces)]
         for action, offending in steps:

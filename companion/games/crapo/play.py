@@ -36,11 +36,11 @@ def random_action(game: Crapo, rng: random.Random, *, patience: int = PATIENCE, 
     """One action for the player to move (or the opponent's Stop! call). Foundation plays
     are preferred; ``mistakes`` is the chance of breaking a rule on purpose (under the Stop
     house rule, to exercise the call), ``stop_rate`` the chance the opponent notices."""
-    actions = game.legal_actions()
-    calls = [a for a in actions if isinstance(a, Stop)]
+    legal = game.legal_actions()
+    calls = [a for a in legal if isinstance(a, Stop)]
     if calls and rng.random() < stop_rate:
         return calls[0]
-    actions = [a for a in actions if not isinstance(a, Stop)] or calls
+    actions: list[CrapoAction] = [a for a in legal if not isinstance(a, Stop)] or list(calls)
     if not actions:
         raise ValueError("no action to choose: the game is over")
     if mistakes and rng.random() < mistakes:

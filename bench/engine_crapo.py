@@ -1,0 +1,125 @@
+"""Crapô engine speed: random complete games per second, and legal-move generation and
+move inference on crowded positions.
+
+    .venv/bin/python bench/engine_crapo.py [--games 40] [--positions 60] [--repeat 7]
+
+* **Random games**: digital games (seeds 0..N-1, default house rules) played to the end
+  by the random policy of ``companion.games.crapo.play``; then the same games replayed
+  from their records (apply only, no choosing), the baseline the first is compared to.
+* **Crowded positions**: from those games, the positions with the most legal actions
+  (long fanned columns, empty spaces, a full trash). For each, the median time of
+  ``legal_actions()``, of ``explain()`` of one legal move, and of ``Table.copy()``, the
+  baseline measured in the same run (the ratios carry across machines better than the
+  absolute figures).
+* **Block move**: ``explain()`` of J-10-9-8 carried through two empty spaces (9 moves
+  seen as one change, the example of the rules).
+
+Nothing here is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from companion.games.crapo import Crapo  # noqa: E402
+from companion.games.crapo.inference import explain, observe  # noqa: E402
+from companion.games.crapo.play import play_random_game  # noqa: E402
+from companion.games.crapo.rules import legal_actions, play  # noqa: E402
+from companion.games.crapo.table import Table  # noqa: E402
+from companion.games.records import game_from_record  # noqa: E402
+
+BLOCK = {"tableau0": ["Kd", "Jh", "Ts", "9h", "8s"], "tableau1": ["Qc"], "tableau2": [], "tableau3": [],
+         "tableau4": ["2c"], "tableau5": ["2d"], "tableau6": ["3s"], "tableau7": ["4h"], "deck0": 40,
+         "deck1": "rest"}
+
+
+def median_us(fn: Callable[[], object], repeat: int) -> float:
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter_ns()
+        fn()
+        samples.append(time.perf_counter_ns() - start)
+    return statistics.median(samples) / 1000
+
+
+def random_games(n: int) -> tuple[list[Crapo], float]:
+    start = time.perf_counter()
+    games = [play_random_game(Crapo(["Ann", "Bob"], seed=seed), random.Random(seed)) for seed in range(n)]
+    return games, time.perf_counter() - start
+
+
+def crowded(games: list[Crapo], n: int) -> list[tuple[Table, Crapo]]:
+    """The ``n`` positions with the most legal actions, at most a few per game."""
+    found: list[tuple[int, int, Table, Crapo]] = []
+    for index, game in enumerate(games):
+        best: list[tuple[int, int, Table, Crapo]] = []
+        for table in game._history[::3]:
+            if not table.over:
+                best.append((len(legal_actions(table, game.ctx)), index, table, game))
+        best.sort(key=lambda row: -row[0])
+        found.extend(best[:3])
+    found.sort(key=lambda row: -row[0])
+    return [(table, game) for _, _, table, game in found[:n]]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--positions", type=int, default=60)
+    parser.add_argument("--repeat", type=int, default=7)
+    args = parser.parse_args()
+    print(f"Crapô engine, Python {platform.python_version()} on {platform.machine()} ({platform.system()})")
+
+    games, played = random_games(args.games)
+    actions = sum(len(g.actions) for g in games)
+    endings = sum(1 for g in games if g.outcome() and g.outcome().termination == "played_all_cards")  # type: ignore[union-attr]
+    start = time.perf_counter()
+    for game in games:
+        game_from_record(game.record())
+    replayed = time.perf_counter() - start
+    print(f"random complete games: {args.games} games, {args.games / played:.1f} games/s, "
+          f"{actions / args.games:.0f} actions/game, {actions / played:,.0f} actions/s "
+          f"({endings} won, {args.games - endings} drawn)")
+    print(f"  baseline, replaying the same records: {args.games / replayed:.1f} games/s; "
+          f"random play costs {played / replayed:.2f}x the replay")
+
+    rng = random.Random(1)
+    rows: dict[str, list[float]] = {"copy": [], "legal": [], "explain": []}
+    moves: list[int] = []
+    for table, game in crowded(games, args.positions):
+        legal = legal_actions(table, game.ctx)
+        moves.append(len(legal))
+        after, _ = play(table.copy(), game.ctx, rng.choice(legal))
+        seen = observe(after)
+        rows["copy"].append(median_us(table.copy, args.repeat))
+        rows["legal"].append(median_us(lambda t=table, g=game: legal_actions(t, g.ctx), args.repeat))
+        rows["explain"].append(median_us(lambda t=table, g=game, s=seen: explain(t, g.ctx, s), args.repeat))
+    base = statistics.median(rows["copy"])
+    print(f"crowded positions: {len(moves)} (legal actions: median {statistics.median(moves):.0f}, "
+          f"max {max(moves)}; tableau cards up to "
+          f"{max(sum(len(t.piles[f'tableau{i}']) for i in range(8)) for t, _ in crowded(games, args.positions))})")
+    print(f"  Table.copy() baseline: median {base:.1f} us")
+    for name, label in (("legal", "legal_actions()"), ("explain", "explain() of one legal move")):
+        values = rows[name]
+        print(f"  {label}: median {statistics.median(values):.1f} us, max {max(values):.1f} us, "
+              f"{statistics.median(values) / base:.1f}x the baseline")
+
+    block = Crapo(["Ann", "Bob"], seed=5, setup={"position": BLOCK})
+    seen = observe(block.table)
+    seen.update({"tableau0": ["Kd"], "tableau1": ["Qc", "Jh", "Ts", "9h", "8s"]})
+    took = median_us(lambda: block.explain(seen), args.repeat)
+    print(f"block of 4 through two empty spaces, explain(): {took / 1000:.2f} ms "
+          f"({took / base:.0f}x the baseline)")
+
+
+if __name__ == "__main__":
+    main()
