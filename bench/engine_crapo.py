@@ -11,6 +11,8 @@ move inference on crowded positions.
   ``legal_actions()``, of ``explain()`` of one legal move, and of ``Table.copy()``, the
   baseline measured in the same run (the ratios carry across machines better than the
   absolute figures).
+* **Packed positions**: synthetic tables fuller than play makes them (72 cards on six
+  piles, two empty spaces, both trashes full), for ``legal_actions()``.
 * **Block move**: ``explain()`` of J-10-9-8 carried through two empty spaces (9 moves
   seen as one change, the example of the rules).
 
@@ -25,6 +27,7 @@ import random
 import statistics
 import sys
 import time
+import timeit
 from collections.abc import Callable
 from pathlib import Path
 
@@ -43,12 +46,7 @@ BLOCK = {"tableau0": ["Kd", "Jh", "Ts", "9h", "8s"], "tableau1": ["Qc"], "tablea
 
 
 def median_us(fn: Callable[[], object], repeat: int) -> float:
-    samples = []
-    for _ in range(repeat):
-        start = time.perf_counter_ns()
-        fn()
-        samples.append(time.perf_counter_ns() - start)
-    return statistics.median(samples) / 1000
+    return statistics.median(timeit.repeat(fn, number=1, repeat=repeat)) * 1e6
 
 
 def random_games(n: int) -> tuple[list[Crapo], float]:
@@ -69,6 +67,18 @@ def crowded(games: list[Crapo], n: int) -> list[tuple[Table, Crapo]]:
         found.extend(best[:3])
     found.sort(key=lambda row: -row[0])
     return [(table, game) for _, _, table, game in found[:n]]
+
+
+def packed(seed: int) -> Crapo:
+    """A table fuller than play usually makes it: 72 cards on six tableau piles, two empty
+    spaces, ten cards in each trash, aces in four foundations."""
+    cards = [r + s for s in "shdc" for r in "23456789TJQK"] * 2
+    random.Random(seed).shuffle(cards)
+    piles: dict[str, object] = {f"tableau{i}": cards[12 * i: 12 * i + 12] for i in range(6)}
+    piles.update({"trash0": cards[72:82], "trash1": cards[82:92], "deck0": "rest"})
+    piles.update({f"foundation{i}": [f"A{s}"] for i, s in enumerate("shdc")})
+    piles.update({f"foundation{i + 4}": [f"A{s}"] for i, s in enumerate("shdc")})
+    return Crapo(["Ann", "Bob"], seed=seed, setup={"position": piles})
 
 
 def main() -> None:
@@ -112,6 +122,14 @@ def main() -> None:
         values = rows[name]
         print(f"  {label}: median {statistics.median(values):.1f} us, max {max(values):.1f} us, "
               f"{statistics.median(values) / base:.1f}x the baseline")
+
+    full = [packed(seed) for seed in range(args.positions)]
+    legal = [median_us(lambda g=g: legal_actions(g.table, g.ctx), args.repeat) for g in full]
+    copies = [median_us(g.table.copy, args.repeat) for g in full]
+    print(f"packed positions (72 cards on 6 piles, 2 empty spaces): legal actions median "
+          f"{statistics.median(len(g.legal_actions()) for g in full):.0f}; legal_actions() median "
+          f"{statistics.median(legal):.1f} us, {statistics.median(legal) / statistics.median(copies):.1f}x "
+          f"Table.copy() ({statistics.median(copies):.1f} us)")
 
     block = Crapo(["Ann", "Bob"], seed=5, setup={"position": BLOCK})
     seen = observe(block.table)
