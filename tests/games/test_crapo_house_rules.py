@@ -287,3 +287,25 @@ def _stalemate(house_rules, deck0=("Qc",), deck1=("Kc",)):
     under = {f"tableau{i}": clubs[i::8] for i in range(8)}
     return Crapo(PLAYERS, house_rules, seed=None,
                  setup={"position": {**piles, **under, "deck0": list(deck0), "deck1": list(deck1), "turn": 0}})
+
+
+def test_CP_G9_the_draw_ends_the_free_moves_and_is_checked_against_CP_11():
+    game = table(tableau0=["9s"], tableau1=["8h"], tableau2=[], trash0=["4d"], deck0=["5c", "Kd"])
+    with pytest.raises(IllegalAction) as info:
+        game.apply(Draw(0))
+    assert info.value.rule_id == "CP-11"
+    game.apply(Move(0, face("4d"), "trash0", "tableau2"))
+    game.apply(Draw(0))
+    assert all(getattr(a, "source", "drawn") == "drawn" for a in game.legal_actions())
+
+
+def test_CP_G4_stop_names_an_unseen_drawn_card_when_it_goes_to_the_trash():
+    from companion.games.base import ActionFormatError
+
+    game = Crapo(PLAYERS, STOP, seed=None, setup={"position": {**CLUBS, "tableau7": [], "trash0": ["5h"],
+                                                               "deck0": 10, "deck1": "rest"}})
+    assert game.apply(Draw(0))[-1].ruling.rule_id == "CP-11"
+    with pytest.raises(ActionFormatError, match="name it"):
+        game.apply(Stop(1))
+    game.apply(Stop(1, card=face("Jd")))
+    assert codes(game, "trash0") == ["5h", "Jd"] and game.turn == 1

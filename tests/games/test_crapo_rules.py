@@ -288,3 +288,15 @@ def test_a_move_to_the_same_pile_or_from_a_deck_is_refused():
     refused(game, Move(0, face("9s"), "tableau0", "tableau0"), "CP-05")
     with pytest.raises(ActionFormatError):
         game.apply("draw")  # not an action at all
+
+
+def test_CP_08_at_a_refereed_table_the_drawn_card_is_named_when_it_is_seen():
+    game = Crapo(PLAYERS, seed=None, setup={"tableau": ["9s", "Kc", "Qc", "Jc", "Tc", "3c", "5c", "6c"],
+                                             "first_player": 0})
+    events = game.apply(Draw(0))
+    assert events[0].data["card"] is None and events[0].undoable  # nothing seen yet
+    assert game.view()["drawn"] == {"card": None} and game.legal_actions() == [Trash(0)]
+    with pytest.raises(ActionFormatError, match="name it"):
+        game.apply(Trash(0))
+    move(game, "8h", "drawn", "tableau0")
+    assert codes(game, "tableau0") == ["9s", "8h"] and game.turn == 0
