@@ -30,6 +30,7 @@ from companion.games.crapo.actions import (
     Stop,
     Trash,
 )
+from companion.games.crapo.deal import Shuffler
 from companion.games.crapo.faces import ACES, RANK, Face, builds_down, builds_up, code, loads, pretty
 from companion.games.crapo.table import Offence, Table
 from companion.games.options import HouseRules
@@ -318,8 +319,6 @@ def do_trash(t: Table, trash: Trash) -> list[Event]:
 
 
 def do_flip(t: Table, ctx: Context, flip: Flip) -> list[Event]:
-    from companion.games.crapo.deal import Shuffler
-
     seat = flip.seat
     trash = t.piles[TRASHES[seat]]
     deck = trash[::-1]  # the pile turned face down: its first card is now on top
