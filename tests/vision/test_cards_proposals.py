@@ -1,0 +1,92 @@
+"""Index candidates and the geometry of the index frame."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.cards.geometry import PATCH_H, PATCH_W, POKER, apply_affine, index_frame, patch_affine
+from vision.cards.proposals import DEFAULT_SEARCH, GlyphSearch, cut_patches, patch_input, propose
+from vision.mat.layout import POKER_CARD_MM
+from vision.render.camera import overhead_camera
+from vision.render.scene import CardPlacement, Scene, render
+from vision.train.scenes import scene_indices
+
+
+def test_index_frame_is_a_turn_not_a_mirror():
+    for angle in np.linspace(0, 2 * np.pi, 7):
+        down = np.array([np.sin(angle), np.cos(angle)])
+        m = index_frame(np.array([10.0, 20.0]), down, 5.0)
+        assert np.linalg.det(m[:, :2]) == pytest.approx(25.0)
+        # one span down the card is one span along ``down`` in the image
+        np.testing.assert_allclose(apply_affine(m, [[0, 1]])[0], [10 + 5 * down[0], 20 + 5 * down[1]])
+
+
+def test_upright_index_frame_is_the_image_frame():
+    m = index_frame(np.array([0.0, 0.0]), np.array([0.0, 1.0]), 1.0)
+    np.testing.assert_allclose(m[:, :2], np.eye(2))
+
+
+def test_patch_centre_is_the_index_centre():
+    m = patch_affine(np.array([50.0, 60.0]), np.array([0.6, 0.8]), 12.0)
+    centre = apply_affine(m, [[PATCH_W / 2 - 0.5, PATCH_H / 2 - 0.5]])[0]
+    np.testing.assert_allclose(centre, [50, 60], atol=1e-9)
+
+
+def test_card_outline_holds_its_index():
+    outline = POKER.outline_in_index_frame()
+    assert outline[0, 0] < 0 < outline[1, 0] and outline[0, 1] < 0 < outline[2, 1]
+    ox, oy = POKER.opposite_index()
+    assert outline[0, 0] < ox < outline[1, 0] and outline[0, 1] < oy < outline[2, 1]
+
+
+def test_search_for_a_known_card_size_scales_the_frame():
+    small = GlyphSearch.for_card_height(130)
+    big = GlyphSearch.for_card_height(600)
+    assert small.scales == (1.0,)
+    assert big.scales[0] < 0.5
+    assert small.min_size < small.max_size
+
+
+def _lone_cards(angles: list[float]) -> tuple[np.ndarray, list]:
+    cards = tuple(CardPlacement(code, 70.0 + 110 * i, 80.0, a)
+                  for i, (code, a) in enumerate(zip(["7h", "Qs", "Td"], angles, strict=False)))
+    scene = Scene(camera=overhead_camera((340.0, 160.0), (640, 300)), cards=cards, mat_size_mm=(340.0, 160.0))
+    rendered = render(scene)
+    return rendered.image, scene_indices(rendered)
+
+
+@pytest.mark.parametrize("angles", [[0.0, 90.0, 200.0], [33.0, 151.0, 275.0]])
+def test_every_index_of_a_lone_card_is_proposed(angles):
+    image, truth = _lone_cards(angles)
+    props = propose(image, DEFAULT_SEARCH)
+    assert len(truth) == 6
+    for t in truth:
+        d = np.hypot(*(props.centre - t.centre).T) / t.span
+        good = (d < 0.35) & (props.down @ t.down > 0.9)
+        assert good.any(), f"no candidate on the {t.code} index at {t.centre}"
+
+
+def test_patches_show_the_index_upright():
+    image, truth = _lone_cards([0.0, 90.0, 200.0])
+    from vision.cards.proposals import Proposals
+
+    props = Proposals(np.array([t.centre for t in truth]), np.array([t.down for t in truth]),
+                      np.array([t.span for t in truth]))
+    x = patch_input(cut_patches(image, props))
+    assert x.shape == (len(truth), PATCH_H, PATCH_W, 2)
+    # ink (channel 0) sits in the upper half (rank) and lower half (suit), not at the sides
+    ink = x[..., 0]
+    middle = ink[:, :, PATCH_W // 4 : 3 * PATCH_W // 4].mean(axis=(1, 2))
+    sides = np.concatenate([ink[:, :, :3], ink[:, :, -3:]], axis=2).mean(axis=(1, 2))
+    assert (middle > sides + 0.1).all()
+    # the red cards (7h, Td) show in the redness channel, the spade does not
+    red = x[..., 1].max(axis=(1, 2))
+    for t, r in zip(truth, red, strict=True):
+        assert (r > 0.3) == (t.code[1] in "hd"), t.code
+
+
+def test_a_plain_mat_gives_no_candidates():
+    scene = Scene(camera=overhead_camera((340.0, 160.0), (640, 300)), mat_size_mm=(340.0, 160.0))
+    assert len(propose(render(scene).image)) == 0
+    assert POKER_CARD_MM == (POKER.width, POKER.height)

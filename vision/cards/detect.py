@@ -1,0 +1,169 @@
+"""Cards from index corners: which indices belong to one card, and where that card lies.
+
+Every face-up card shows at least one index unless something covers it; a lone card
+shows two (four for some decks), a card in a fanned column only its top one. Indices of
+the same code at the places a card's other indices would be are one card; a card whose
+far index is hidden under another card is *covered*. The outline comes from the indices:
+from both opposite ones when both show (their distance gives the card's size), otherwise
+from one index and the card's usual proportions.
+
+Works on any photograph; on the mat the reader (``vision.reader``) refines outlines with
+the calibration and adds face-down cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.cards.geometry import POKER, CardShape, apply_affine, index_frame
+from vision.cards.indices import IndexReader, IndexReading
+from vision.cards.proposals import DEFAULT_SEARCH, GlyphSearch, propose
+
+
+@dataclass
+class FoundCard:
+    """A card found in an image, before zones: what the reader turns into a CardSighting."""
+
+    code: str | None
+    confidence: float
+    corners: np.ndarray
+    """(4, 2) image px, clockwise from the card's top-left (as its first index reads)."""
+    indices: list[IndexReading] = field(default_factory=list)
+    covered: bool = False
+    alternatives: tuple[tuple[str, float], ...] = ()
+
+    @property
+    def centre(self) -> np.ndarray:
+        return self.corners.mean(axis=0)
+
+
+def _in_frame(reading: IndexReading, point_px: np.ndarray) -> np.ndarray:
+    """Image point(s) -> the reading's index frame (x right, y down the card, in spans)."""
+    d = np.atleast_2d(point_px) - reading.centre
+    right = np.array([reading.down[1], -reading.down[0]])
+    return np.stack([d @ right, d @ reading.down], axis=1) / reading.span
+
+
+def _sibling_kind(a: IndexReading, b: IndexReading, shape: CardShape) -> str | None:
+    """How ``b`` sits relative to ``a`` on one card: ``opposite`` (the far corner, turned
+    half round), ``beside`` (top-right of a four-index deck), ``below`` (bottom-left), or
+    None. Decks differ in proportions, so the windows are wide; the code must match."""
+    if a.code != b.code:
+        return None
+    x, y = _in_frame(a, b.centre)[0]
+    cos = float(a.down @ b.down)
+    ox, oy = shape.opposite_index()
+    if cos < -0.85 and 0.55 * ox < x < 1.6 * ox and 0.6 * oy < y < 1.5 * oy:
+        # the far index also lies along the card's diagonal: its slope barely depends on the deck
+        if abs(np.arctan2(x, y) - np.arctan2(ox, oy)) < 0.25:
+            return "opposite"
+    if cos > 0.85 and abs(y) < 0.6 and 0.55 * ox < x < 1.6 * ox:
+        return "beside"
+    if cos < -0.85 and abs(x) < 0.8 and 0.6 * oy < y < 1.5 * oy:
+        return "below"
+    return None
+
+
+def outline_from_index(reading: IndexReading, shape: CardShape = POKER) -> np.ndarray:
+    """The card's corners (4, 2) as one index implies them, from the usual proportions."""
+    frame = index_frame(reading.centre, reading.down, reading.span)
+    return apply_affine(frame, shape.outline_in_index_frame())
+
+
+def outline_from_opposite(a: IndexReading, b: IndexReading, shape: CardShape = POKER) -> np.ndarray:
+    """The card's corners from two opposite indices: their distance sets the scale and their
+    direction the turn, so only the index's place on the card is assumed."""
+    far = np.array([shape.width - 2 * shape.index_x, shape.height - 2 * shape.index_y])
+    v = b.centre - a.centre
+    scale = np.hypot(*v) / np.hypot(*far)  # px per mm
+    turn = np.arctan2(v[1], v[0]) - np.arctan2(far[1], far[0])
+    c, s = np.cos(turn), np.sin(turn)
+    rot = np.array([[c, -s], [s, c]]) * scale
+    local = np.array([[0, 0], [shape.width, 0], [shape.width, shape.height], [0, shape.height]], float)
+    local -= [shape.index_x, shape.index_y]
+    return a.centre + local @ rot.T
+
+
+def _combined(confidences: list[float]) -> float:
+    """Agreeing reads of one card from separate indices: each alone might be wrong."""
+    miss = 1.0
+    for c in confidences:
+        miss *= 1.0 - c
+    return 1.0 - miss
+
+
+def _point_in(outline: np.ndarray, p: np.ndarray) -> bool:
+    return cv2.pointPolygonTest(outline.astype(np.float32), (float(p[0]), float(p[1])), False) >= 0
+
+
+def assemble(readings: list[IndexReading], image_size: tuple[int, int], shape: CardShape = POKER,
+             min_confidence: float = 0.5) -> list[FoundCard]:
+    """Group index readings into cards (see the module docstring).
+
+    ``image_size`` is (width, height): a card whose far index would lie outside the frame
+    counts as covered, since only part of it shows. A card whose best code is less likely
+    than ``min_confidence`` is reported with code None (a card is there, unidentified).
+    """
+    order = sorted(range(len(readings)), key=lambda i: -readings[i].confidence)
+    used = [False] * len(readings)
+    cards: list[FoundCard] = []
+    opposite_seen: list[bool] = []
+    for i in order:
+        if used[i]:
+            continue
+        a = readings[i]
+        used[i] = True
+        group = [a]
+        opposite = None
+        for j in order:
+            if used[j]:
+                continue
+            kind = _sibling_kind(a, readings[j], shape)
+            if kind is None:
+                continue
+            used[j] = True
+            group.append(readings[j])
+            if kind == "opposite" and opposite is None:
+                opposite = readings[j]
+        corners = outline_from_opposite(a, opposite, shape) if opposite else outline_from_index(a, shape)
+        conf = _combined([g.confidence for g in group])
+        code: str | None = a.code if conf >= min_confidence else None
+        alts = a.alternatives if code else ((a.code, a.confidence), *a.alternatives)
+        cards.append(FoundCard(code, conf, corners, group, alternatives=alts))
+        opposite_seen.append(opposite is not None)
+
+    w, h = image_size
+    ox, oy = shape.opposite_index()
+    for card, seen in zip(cards, opposite_seen, strict=True):
+        if seen:
+            continue
+        a = card.indices[0]
+        far = apply_affine(index_frame(a.centre, a.down, a.span), np.array([[ox, oy]]))[0]
+        outside = not (0 <= far[0] < w and 0 <= far[1] < h)
+        under = any(other is not card and _point_in(other.corners, far) for other in cards)
+        card.covered = outside or under
+    return cards
+
+
+class CardFinder:
+    """Face-up cards in an image, from their index corners."""
+
+    def __init__(self, reader: IndexReader | None = None, shape: CardShape = POKER,
+                 min_confidence: float = 0.5) -> None:
+        self.reader = reader or IndexReader()
+        self.shape = shape
+        self.min_confidence = min_confidence
+
+    def readings(self, image: np.ndarray, search: GlyphSearch = DEFAULT_SEARCH,
+                 mask: np.ndarray | None = None) -> list[IndexReading]:
+        return self.reader.read(image, propose(image, search, mask))
+
+    def find(self, image: np.ndarray, search: GlyphSearch = DEFAULT_SEARCH,
+             mask: np.ndarray | None = None) -> list[FoundCard]:
+        """Every face-up card whose index shows, most certain first."""
+        readings = self.readings(image, search, mask)
+        h, w = image.shape[:2]
+        return assemble(readings, (w, h), self.shape, self.min_confidence)

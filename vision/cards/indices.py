@@ -1,0 +1,107 @@
+"""Reading index corners: candidates in, identified indices (code, confidence, pose) out.
+
+The network (``vision.cards.net``) scores every candidate patch; candidates that are the
+same index seen through different glyph pairings (the "1" and the "0" of a ten, a rank
+split in two by glare) are merged, their probabilities pooled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from companion.cards import JOKER
+from vision.cards.net import JOKER_CLASS, NONE, RANK_CLASSES, SUIT_CLASSES, IndexNet
+from vision.cards.proposals import Proposals, cut_patches, patch_input
+
+WEIGHTS = Path(__file__).resolve().parent / "weights" / "index_net.npz"
+
+# Every code the network can name, in the order of :func:`code_probabilities`' columns.
+CODES: tuple[str, ...] = tuple(r + s for r in RANK_CLASSES[:13] for s in SUIT_CLASSES) + (JOKER,)
+
+
+@dataclass(frozen=True)
+class IndexReading:
+    """One index corner read in an image."""
+
+    code: str
+    confidence: float
+    """Probability of ``code`` given that this is an index."""
+    is_index: float
+    """Probability that the candidate is an index at all (not a pip, art or carpet)."""
+    centre: np.ndarray
+    down: np.ndarray
+    span: float
+    alternatives: tuple[tuple[str, float], ...] = ()
+
+    @property
+    def rank(self) -> str:
+        return self.code if self.code == JOKER else self.code[0]
+
+
+@cache
+def default_net() -> IndexNet:
+    """The shipped weights (``vision/cards/weights/index_net.npz``), loaded once."""
+    return IndexNet.load(WEIGHTS)
+
+
+def code_probabilities(rank_p: np.ndarray, suit_p: np.ndarray) -> np.ndarray:
+    """(N, 53) probabilities over CODES given that each candidate is an index."""
+    ranks = rank_p[:, :13]
+    joint = (ranks[:, :, None] * suit_p[:, None, :]).reshape(len(rank_p), 52)
+    out = np.concatenate([joint, rank_p[:, JOKER_CLASS : JOKER_CLASS + 1]], axis=1)
+    return out / np.maximum(out.sum(axis=1, keepdims=True), 1e-9)
+
+
+class IndexReader:
+    """Scores candidates with the network and returns the indices it believes in."""
+
+    def __init__(self, net: IndexNet | None = None, min_index: float = 0.5) -> None:
+        self.net = net or default_net()
+        self.min_index = min_index
+        """Candidates whose probability of being an index is below this are dropped."""
+
+    def score(self, image: np.ndarray, props: Proposals) -> tuple[np.ndarray, np.ndarray]:
+        """(is-index probability (N,), code probabilities (N, 53)) for every candidate."""
+        if len(props) == 0:
+            return np.zeros(0), np.zeros((0, len(CODES)))
+        rank_p, suit_p = self.net.probabilities(patch_input(cut_patches(image, props)))
+        return 1.0 - rank_p[:, NONE], code_probabilities(rank_p, suit_p)
+
+    def read(self, image: np.ndarray, props: Proposals) -> list[IndexReading]:
+        """The indices among ``props``, one per physical index, most certain first."""
+        is_index, codes = self.score(image, props)
+        keep = np.flatnonzero(is_index >= self.min_index)
+        if len(keep) == 0:
+            return []
+        return merge_candidates(props.subset(keep), is_index[keep], codes[keep])
+
+
+def merge_candidates(props: Proposals, is_index: np.ndarray, codes: np.ndarray) -> list[IndexReading]:
+    """Group candidates that sit on the same index (centres within half a span, pointing the
+    same way) and pool each group's code probabilities, weighted by how index-like each is."""
+    order = np.argsort(-is_index)
+    taken = np.zeros(len(order), bool)
+    out = []
+    for i in order:
+        if taken[i]:
+            continue
+        d = np.hypot(*(props.centre - props.centre[i]).T)
+        same = ~taken & (d < 0.5 * props.span[i]) & (props.down @ props.down[i] > 0.7)
+        taken |= same
+        w = is_index[same]
+        pooled = (codes[same] * w[:, None]).sum(0) / w.sum()
+        best = np.argsort(-pooled)[:3]
+        out.append(IndexReading(
+            code=CODES[best[0]],
+            confidence=float(pooled[best[0]]),
+            is_index=float(is_index[i]),
+            centre=props.centre[i],
+            down=props.down[i],
+            span=float(props.span[i]),
+            alternatives=tuple((CODES[k], float(pooled[k])) for k in best[1:] if pooled[k] > 0.01),
+        ))
+    return out

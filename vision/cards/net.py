@@ -1,0 +1,158 @@
+"""The index classifier's network, run with numpy alone (no ONNX runtime, no torch).
+
+A small convolutional network over the upright index patch: three 3x3 convolutions, each
+followed by ReLU and 2x2 max-pooling, one hidden dense layer, then two heads: the rank
+(A..K, joker, or "not an index") and the suit. Arrays are NHWC float32. The forward pass
+here is the one used at run time; ``vision.train.train_index`` adds the backward pass and
+trains the weights this module loads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+RANK_CLASSES = tuple("A23456789TJQK") + ("JOKER", "NONE")
+SUIT_CLASSES = tuple("shdc")
+NONE = RANK_CLASSES.index("NONE")
+JOKER_CLASS = RANK_CLASSES.index("JOKER")
+
+
+class WeightsError(ValueError):
+    """A weights file that is missing, truncated, or made for another network shape."""
+
+
+@dataclass(frozen=True)
+class Shape:
+    channels: tuple[int, int, int] = (8, 16, 32)
+    hidden: int = 64
+    in_channels: int = 2
+    height: int = 40
+    width: int = 24
+
+    @property
+    def flat(self) -> int:
+        return (self.height // 8) * (self.width // 8) * self.channels[2]
+
+
+def im2col3(x: np.ndarray) -> np.ndarray:
+    """(N, H, W, C) -> (N*H*W, 9*C): every pixel's 3x3 neighbourhood (zero padded), ordered
+    (row, column, channel) to match the weight layout."""
+    n, h, w, c = x.shape
+    xp = np.zeros((n, h + 2, w + 2, c), x.dtype)
+    xp[:, 1:-1, 1:-1] = x
+    cols = np.concatenate([xp[:, i : i + h, j : j + w] for i in range(3) for j in range(3)], axis=3)
+    return cols.reshape(n * h * w, 9 * c)
+
+
+def maxpool2(x: np.ndarray) -> np.ndarray:
+    n, h, w, c = x.shape
+    return x.reshape(n, h // 2, 2, w // 2, 2, c).max(axis=(2, 4))
+
+
+def init_params(shape: Shape, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """He-initialised weights for ``shape``."""
+    p: dict[str, np.ndarray] = {}
+    c_in = shape.in_channels
+    for k, c_out in enumerate(shape.channels, start=1):
+        p[f"conv{k}.w"] = (rng.normal(0, np.sqrt(2 / (9 * c_in)), (9 * c_in, c_out))).astype(np.float32)
+        p[f"conv{k}.b"] = np.zeros(c_out, np.float32)
+        c_in = c_out
+    p["fc.w"] = rng.normal(0, np.sqrt(2 / shape.flat), (shape.flat, shape.hidden)).astype(np.float32)
+    p["fc.b"] = np.zeros(shape.hidden, np.float32)
+    for name, n_out in (("rank", len(RANK_CLASSES)), ("suit", len(SUIT_CLASSES))):
+        p[f"{name}.w"] = rng.normal(0, np.sqrt(1 / shape.hidden), (shape.hidden, n_out)).astype(np.float32)
+        p[f"{name}.b"] = np.zeros(n_out, np.float32)
+    return p
+
+
+def softmax(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+class IndexNet:
+    """The trained network: ``probabilities(x)`` for a batch of patch inputs."""
+
+    def __init__(self, params: dict[str, np.ndarray], shape: Shape) -> None:
+        self.params = {k: v.astype(np.float32) for k, v in params.items()}
+        self.shape = shape
+        self._dnn_net: Any = None
+
+    @classmethod
+    def load(cls, path: Path) -> IndexNet:
+        """Weights saved by :meth:`save`; :class:`WeightsError` says what is wrong with a bad file."""
+        try:
+            with np.load(path) as data:
+                arrays = {k: data[k] for k in data.files}
+        except (OSError, ValueError, EOFError) as exc:
+            raise WeightsError(f"{path}: cannot read index-classifier weights ({exc})") from exc
+        try:
+            shape = Shape(
+                channels=tuple(int(v) for v in arrays.pop("shape.channels")),  # type: ignore[arg-type]
+                hidden=int(arrays.pop("shape.hidden")),
+            )
+        except KeyError as exc:
+            raise WeightsError(f"{path}: not an index-classifier weights file (no {exc})") from exc
+        expected = init_params(shape, np.random.default_rng(0))
+        for name, ref in expected.items():
+            got = arrays.get(name)
+            if got is None or got.shape != ref.shape:
+                found = None if got is None else got.shape
+                raise WeightsError(f"{path}: weight {name!r} has shape {found}, expected {ref.shape}")
+        return cls(arrays, shape)
+
+    def save(self, path: Path) -> None:
+        """Half-precision weights (a few hundred kB), plus the shape they were made for."""
+        arrays = {k: v.astype(np.float16) for k, v in self.params.items()}
+        arrays["shape.channels"] = np.array(self.shape.channels)
+        arrays["shape.hidden"] = np.array(self.shape.hidden)
+        np.savez_compressed(path, **arrays)  # type: ignore[arg-type]
+
+    def logits(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        p = self.params
+        h = x
+        for k in range(1, 4):
+            n, hh, ww, _ = h.shape
+            h = im2col3(h) @ p[f"conv{k}.w"] + p[f"conv{k}.b"]
+            h = maxpool2(np.maximum(h, 0).reshape(n, hh, ww, -1))
+        h = np.maximum(h.reshape(len(x), -1) @ p["fc.w"] + p["fc.b"], 0)
+        return h @ p["rank.w"] + p["rank.b"], h @ p["suit.w"] + p["suit.b"]
+
+    def numpy_probabilities(self, x: np.ndarray, batch: int = 256) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`probabilities` computed with numpy alone (the reference; slower)."""
+        if len(x) == 0:
+            return np.zeros((0, len(RANK_CLASSES)), np.float32), np.zeros((0, len(SUIT_CLASSES)), np.float32)
+        ranks, suits = [], []
+        for start in range(0, len(x), batch):
+            r, s = self.logits(x[start : start + batch])
+            ranks.append(softmax(r))
+            suits.append(softmax(s))
+        return np.concatenate(ranks), np.concatenate(suits)
+
+    def onnx(self) -> bytes:
+        """This network as an ONNX model (see ``vision.cards.onnx``)."""
+        from vision.cards.onnx import index_net_onnx
+
+        return index_net_onnx(self.params, self.shape.height, self.shape.width, self.shape.in_channels)
+
+    def _dnn(self) -> Any:
+        if self._dnn_net is None:
+            import cv2
+
+            self._dnn_net = cv2.dnn.readNetFromONNX(np.frombuffer(self.onnx(), np.uint8))
+        return self._dnn_net
+
+    def probabilities(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(rank probabilities (N, 15), suit probabilities (N, 4)) for inputs (N, H, W, 2),
+        computed by OpenCV's dnn module from the ONNX form of the network."""
+        if len(x) == 0:
+            return np.zeros((0, len(RANK_CLASSES)), np.float32), np.zeros((0, len(SUIT_CLASSES)), np.float32)
+        net = self._dnn()
+        net.setInput(np.ascontiguousarray(x.transpose(0, 3, 1, 2), dtype=np.float32))
+        rank, suit = net.forward(["rank", "suit"])
+        return np.asarray(rank, np.float32).reshape(len(x), -1), np.asarray(suit, np.float32).reshape(len(x), -1)

@@ -1,0 +1,244 @@
+"""Index candidates: a dark or red glyph above a smaller one, on white card stock.
+
+This is the cheap, classical half of the card reader. It promises recall, not precision:
+every index corner that shows (on a lone card, in a fanned column, under a thumb) should
+give at least one candidate, and the classifier throws away the rest (pips, face-card art,
+carpet). Nothing here needs the mat, so it works on any photograph; on the mat the reader
+passes the card size it knows, which narrows the glyph sizes and cuts the candidates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.cards.geometry import PATCH_H, PATCH_W, patch_affine
+
+
+@dataclass(frozen=True)
+class GlyphSearch:
+    """Where to look for glyphs: at which image scales, and how big they may be there.
+
+    Glyphs are searched at each of ``scales`` (1.0 = the frame as is, 0.5 = half size), always
+    with the same small threshold window and glyph sizes, so a large index is found at a
+    coarse scale exactly as a small one is at full size.
+    """
+
+    scales: tuple[float, ...] = (1.0, 0.5)
+    min_size: float = 3.0
+    """Longer side of a glyph's bounding box, pixels at the searched scale."""
+    max_size: float = 22.0
+    block: int = 13
+    """Adaptive-threshold window: about a glyph height, so a glyph's own ink never sets its
+    threshold and a nearby card edge does not either."""
+
+    @classmethod
+    def for_card_height(cls, card_height_px: float) -> GlyphSearch:
+        """One scale, and tight sizes, for cards of a known height (from the mat calibration)."""
+        rank = 0.08 * card_height_px  # a rank glyph is about 7 mm of an 88 mm card
+        scale = min(1.0, 12.0 / max(rank, 1.0))
+        rank *= scale
+        block = max(9, int(round(1.3 * rank)) | 1)
+        return cls(scales=(scale,), min_size=max(3.0, 0.3 * rank), max_size=2.0 * rank, block=block)
+
+
+DEFAULT_SEARCH = GlyphSearch()
+
+
+@dataclass(frozen=True)
+class Glyphs:
+    centre: np.ndarray
+    """(N, 2) float64, pixel centres of mass."""
+    size: np.ndarray
+    """(N,) float64, longer side of the bounding box."""
+
+
+@dataclass(frozen=True)
+class Proposals:
+    """Index candidates as parallel arrays (one row per candidate)."""
+
+    centre: np.ndarray
+    """(N, 2) midway between the upper (rank) and lower (suit) glyph."""
+    down: np.ndarray
+    """(N, 2) unit vectors from the upper glyph to the lower one."""
+    span: np.ndarray
+    """(N,) distance between the two glyph centres, pixels."""
+
+    def __len__(self) -> int:
+        return len(self.span)
+
+    def subset(self, keep: np.ndarray) -> Proposals:
+        return Proposals(self.centre[keep], self.down[keep], self.span[keep])
+
+    @classmethod
+    def empty(cls) -> Proposals:
+        return cls(np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0))
+
+    @classmethod
+    def concat(cls, parts: list[Proposals]) -> Proposals:
+        parts = [p for p in parts if len(p)]
+        if not parts:
+            return cls.empty()
+        return cls(
+            np.concatenate([p.centre for p in parts]),
+            np.concatenate([p.down for p in parts]),
+            np.concatenate([p.span for p in parts]),
+        )
+
+
+def ink_image(image: np.ndarray) -> np.ndarray:
+    """Per-pixel darkest channel: black and red print are both dark in it, white card is bright."""
+    if image.ndim == 2:
+        return image
+    b, g, r = cv2.split(image)
+    return cv2.min(cv2.min(b, g), r)
+
+
+def _paper(image: np.ndarray, ink: np.ndarray, inked: np.ndarray) -> np.ndarray:
+    """Pixels that look like card stock: not ink, unsaturated, locally flat (carpet and wood
+    grain are neither flat nor grey)."""
+    if image.ndim == 3:
+        b, g, r = cv2.split(image)
+        chroma = cv2.subtract(cv2.max(cv2.max(b, g), r), ink)
+    else:
+        chroma = np.zeros_like(ink)
+    grad = cv2.morphologyEx(ink, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+    return ((inked == 0) & (chroma < 70) & (grad < 24)).astype(np.uint8)
+
+
+def find_glyphs(
+    image: np.ndarray,
+    search: GlyphSearch = DEFAULT_SEARCH,
+    mask: np.ndarray | None = None,
+    paper_min: float = 0.05,
+    scale: float = 1.0,
+) -> Glyphs:
+    """Blobs of print the size of an index glyph, mostly ringed by card stock, found in
+    ``image`` as it is (``scale`` only says how it was resized, to report glyphs in the
+    original frame's pixels).
+
+    ``mask`` (uint8, same size, non-zero where cards may be) limits the search, for example
+    to the foreground of the mat. ``paper_min`` is the fraction of a glyph's surrounding ring
+    that must look like card stock; 0 turns the test off.
+    """
+    ink = ink_image(image)
+    inked = cv2.adaptiveThreshold(
+        ink, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, search.block, 12
+    )
+    if mask is not None:
+        inked = cv2.bitwise_and(inked, mask)
+    _, _, stats, centres = cv2.connectedComponentsWithStats(inked, connectivity=8)
+    stats, centres = stats[1:], centres[1:]
+    x, y, w, h, area = (stats[:, i] for i in range(5))
+    size = np.maximum(w, h)
+    fill = area / np.maximum(w * h, 1)
+    keep = (
+        (size >= search.min_size)
+        & (size <= search.max_size)
+        & (area >= 6)
+        & (fill > 0.15)
+        & (fill < 0.97)
+        & (size < 5 * np.minimum(w, h))
+    )
+    if paper_min > 0 and keep.any():
+        paper = _paper(image, ink, inked)
+        ii = cv2.integral(paper)
+        hgt, wid = ink.shape
+        xs, ys, ws, hs = x[keep], y[keep], w[keep], h[keep]
+        m = np.maximum(ws, hs) // 3 + 2
+        x0, y0 = np.clip(xs - m, 0, wid), np.clip(ys - m, 0, hgt)
+        x1, y1 = np.clip(xs + ws + m, 0, wid), np.clip(ys + hs + m, 0, hgt)
+        outer = ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]
+        inner = ii[ys + hs, xs + ws] - ii[ys, xs + ws] - ii[ys + hs, xs] + ii[ys, xs]
+        ring = np.maximum((x1 - x0) * (y1 - y0) - ws * hs, 1)
+        ok = (outer - inner) / ring >= paper_min
+        idx = np.flatnonzero(keep)
+        keep[idx[~ok]] = False
+    # centres of pixel (i, j) at ``scale`` map back to ((i + .5) / scale - .5)
+    return Glyphs(
+        (centres[keep].astype(np.float64) + 0.5) / scale - 0.5,
+        size[keep].astype(np.float64) / scale,
+    )
+
+
+def pair_glyphs(glyphs: Glyphs, chunk: int = 512) -> Proposals:
+    """Every (upper, lower) pair whose sizes and spacing fit a rank above its suit.
+
+    Both orders of a pair are proposed unless their sizes rule one out: the classifier, not
+    this function, decides which way up an index is.
+    """
+    c, s = glyphs.centre, glyphs.size
+    n = len(s)
+    if n < 2:
+        return Proposals.empty()
+    parts = []
+    for start in range(0, n, chunk):
+        ca, sa = c[start : start + chunk], s[start : start + chunk, None]
+        d = c[None, :, :] - ca[:, None, :]
+        dist = np.hypot(d[..., 0], d[..., 1])
+        sb = s[None, :]
+        ok = (dist > 0.55 * sa) & (dist < 1.7 * sa) & (sb < 1.25 * sa) & (sb > 0.35 * sa)
+        i, j = np.nonzero(ok)
+        if len(i) == 0:
+            continue
+        a, b, dd = ca[i], c[j], dist[i, j]
+        parts.append(Proposals((a + b) / 2, (b - a) / dd[:, None], dd))
+    return Proposals.concat(parts)
+
+
+def propose(
+    image: np.ndarray,
+    search: GlyphSearch = DEFAULT_SEARCH,
+    mask: np.ndarray | None = None,
+    paper_min: float = 0.05,
+) -> Proposals:
+    """Index candidates in a BGR image, in its pixels, from every scale of ``search``
+    (see :func:`find_glyphs` for ``mask`` and ``paper_min``)."""
+    parts = []
+    for scale in search.scales:
+        if scale == 1.0:
+            img, msk = image, mask
+        else:
+            size = (max(1, round(image.shape[1] * scale)), max(1, round(image.shape[0] * scale)))
+            img = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+            msk = None if mask is None else cv2.resize(mask, size, interpolation=cv2.INTER_NEAREST)
+        parts.append(pair_glyphs(find_glyphs(img, search, msk, paper_min, scale)))
+    return Proposals.concat(parts)
+
+
+def cut_patches(image: np.ndarray, proposals: Proposals) -> np.ndarray:
+    """The upright PATCH_HxPATCH_W BGR patch of every candidate, (N, H, W, 3) uint8."""
+    out = np.empty((len(proposals), PATCH_H, PATCH_W, 3), np.uint8)
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    for k in range(len(proposals)):
+        m = patch_affine(proposals.centre[k], proposals.down[k], float(proposals.span[k]))
+        out[k] = cv2.warpAffine(
+            image,
+            m,
+            (PATCH_W, PATCH_H),
+            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+    return out
+
+
+def patch_input(patches: np.ndarray) -> np.ndarray:
+    """Network input for BGR patches: (N, H, W, 2) float32, lighting-normalised.
+
+    Channel 0 is ink darkness scaled so the card stock is 0 and the darkest print about 1;
+    channel 1 is redness (red minus the other two, relative to the card stock), which is
+    what tells a heart from a spade when the glyph is a few pixels tall.
+    """
+    p = patches.astype(np.float32)
+    n = len(p)
+    dark = p.min(axis=3).reshape(n, -1)
+    paper = np.percentile(dark, 75, axis=1)[:, None]
+    darkest = dark.min(axis=1)[:, None]
+    ink = (paper - dark) / np.maximum(paper - darkest, 24.0)
+    b, g, r = p[..., 0], p[..., 1], p[..., 2]
+    red = (r - np.maximum(b, g)).reshape(n, -1) / np.maximum(paper, 24.0)
+    out = np.stack([ink, red], axis=2).reshape(n, PATCH_H, PATCH_W, 2)
+    return np.clip(out, -1.0, 1.5).astype(np.float32)

@@ -1,0 +1,188 @@
+"""Frame -> Observation: every card on the table, its code, confidence, outline and zone.
+
+:class:`CardReader` puts the parts together. On the mat (a layout is given and its
+markers show) it knows the card size in pixels, which narrows the index search, finds
+face-down cards against the plain mat, and names each card's zone. Without a mat (any
+photograph) it still finds and reads every face-up card by its index corners.
+
+``read_image`` reads one picture from scratch. ``read`` follows a camera: a stability
+gate (``vision.stability``) says when the table is still and what changed, only then is
+the picture read again (only where it changed), and in between the last reading is
+handed out again at the cost of a small frame difference.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from vision.cards.backs import MatView, find_backs
+from vision.cards.detect import CardFinder, FoundCard
+from vision.cards.geometry import POKER, CardShape
+from vision.cards.proposals import DEFAULT_SEARCH, GlyphSearch
+from vision.frame import Frame
+from vision.mat.calibration import Calibration, MatCalibrator
+from vision.mat.layout import MatLayout
+from vision.observation import CardSighting, Observation
+from vision.stability import Region, StabilityGate
+
+
+def _sighting(card: FoundCard, calibration: Calibration | None, layout: MatLayout | None) -> CardSighting:
+    corners = tuple((float(x), float(y)) for x, y in card.corners)
+    zone = None
+    mat_xy = None
+    if calibration is not None and calibration.ok:
+        centre = calibration.to_mat(card.centre[None])[0]
+        mat_xy = (float(centre[0]), float(centre[1]))
+        if layout is not None:
+            zone = layout.zone_at(*mat_xy)
+            if zone is None and card.indices:
+                # a card hanging off its zone: where its readable corner lies decides
+                x, y = calibration.to_mat(card.indices[0].centre[None])[0]
+                zone = layout.zone_at(float(x), float(y))
+    return CardSighting(
+        code=card.code,
+        confidence=float(card.confidence),
+        corners=corners,  # type: ignore[arg-type]
+        zone=zone,
+        mat_xy=mat_xy,
+        covered=card.covered,
+        alternatives=tuple(card.alternatives),
+    )
+
+
+@dataclass
+class _Cache:
+    cards: list[FoundCard] = field(default_factory=list)
+    observation: Observation | None = None
+
+
+class CardReader:
+    """Reads cards from frames; see the module docstring.
+
+    ``layout``: the mat in use (None: no mat, plain photographs). ``shape``: the cards'
+    proportions (poker size by default; the mat's card size overrides it).
+    """
+
+    def __init__(self, layout: MatLayout | None = None, finder: CardFinder | None = None,
+                 gate: StabilityGate | None = None, shape: CardShape = POKER) -> None:
+        self.layout = layout
+        if layout is not None:
+            shape = replace(shape, width=layout.card_mm[0], height=layout.card_mm[1])
+        self.shape = shape
+        self.finder = finder or CardFinder(shape=shape)
+        self.calibrator = MatCalibrator(layout) if layout is not None and layout.markers else None
+        self.gate = gate or StabilityGate()
+        self._cache = _Cache()
+
+    # -- one picture -----------------------------------------------------------------------
+    def _mat_view(self, calibration: Calibration) -> MatView | None:
+        if self.layout is None or not calibration.ok:
+            return None
+        w, h = self.layout.size_mm
+        sheet = calibration.to_image(np.array([[0, 0], [w, 0], [w, h], [0, h]], float))
+        markers = tuple(calibration.to_image(m.corners()) for m in self.layout.markers)
+        cx, cy = w / 2, h / 2
+        cw, ch = self.shape.width, self.shape.height
+        pts = calibration.to_image(np.array([[cx, cy], [cx + cw, cy], [cx, cy + ch]], float))
+        size = (float(np.hypot(*(pts[1] - pts[0]))), float(np.hypot(*(pts[2] - pts[0]))))
+        return MatView(sheet, markers, size)
+
+    def _search(self, view: MatView | None) -> GlyphSearch:
+        if view is None:
+            return DEFAULT_SEARCH
+        return GlyphSearch.for_card_height(view.card_size_px[1])
+
+    def _mask(self, shape: tuple[int, ...], view: MatView | None,
+              regions: tuple[Region, ...] | None = None) -> np.ndarray | None:
+        """Where to look for indices: not on the mat's markers (their black and white cells
+        look like print), and only in ``regions`` when given."""
+        import cv2
+
+        if view is None and regions is None:
+            return None
+        mask = np.full(shape[:2], 255, np.uint8) if regions is None else np.zeros(shape[:2], np.uint8)
+        for r in regions or ():
+            mask[r.slices()] = 255
+        if view is not None:
+            for outline in view.marker_outlines:
+                centre = outline.mean(axis=0)
+                grown = centre + (outline - centre) * 1.3
+                cv2.fillPoly(mask, [np.round(grown).astype(np.int32)], 0)
+        return mask
+
+    def find(self, image: np.ndarray, calibration: Calibration | None = None,
+             regions: tuple[Region, ...] | None = None) -> list[FoundCard]:
+        """Every card in ``image`` (face-up ones by their indices; with a calibrated mat,
+        face-down ones too). ``regions``: look only there for indices."""
+        view = self._mat_view(calibration) if calibration is not None else None
+        faces = self.finder.find(image, self._search(view), self._mask(image.shape, view, regions))
+        if view is None:
+            return faces
+        return faces + find_backs(image, view, faces)
+
+    def read_image(self, image: np.ndarray, t_ns: int = 0, frame_index: int = 0) -> Observation:
+        """Read one picture from scratch (no history): the CLI's ``vision read``."""
+        calibration = self.calibrator.update(image, t_ns) if self.calibrator is not None else None
+        cards = self.find(image, calibration)
+        return self._observation(cards, calibration, t_ns, frame_index, stable=True)
+
+    def _observation(self, cards: list[FoundCard], calibration: Calibration | None, t_ns: int,
+                     frame_index: int, stable: bool, changed: tuple[str, ...] = ()) -> Observation:
+        return Observation(
+            t_ns=t_ns,
+            frame_index=frame_index,
+            cards=tuple(_sighting(c, calibration, self.layout) for c in cards),
+            calibration=calibration.state if calibration is not None else "none",
+            stable=stable,
+            changed_zones=changed,
+        )
+
+    # -- a camera ------------------------------------------------------------------------------
+    def read(self, frame: Frame) -> Observation:
+        """Follow a camera: read again only when the table has settled into a new state."""
+        report = self.gate.update(frame)
+        previous = self._cache.observation
+        if previous is not None and not report.settled:
+            return replace(previous, t_ns=frame.t_ns, frame_index=frame.index, stable=report.stable,
+                           changed_zones=())
+        calibration = self.calibrator.update(frame.image, frame.t_ns) if self.calibrator is not None else None
+        regions = report.changed if previous is not None and report.settled else None
+        if regions is not None and _covers(regions, frame.size) > 0.5:
+            regions = None  # most of the table changed: one full read is cheaper
+        if regions is None:
+            cards = self.find(frame.image, calibration)
+        else:
+            fresh = self.find(frame.image, calibration, regions)
+            kept = [c for c in self._cache.cards if not _touches(c, regions)]
+            cards = kept + [c for c in fresh if _touches(c, regions)]
+        observation = self._observation(cards, calibration, frame.t_ns, frame.index, stable=True)
+        changed = changed_zones(previous, observation) if previous is not None else tuple(observation.zones())
+        observation = replace(observation, changed_zones=changed)
+        self._cache = _Cache(cards, observation)
+        return observation
+
+
+def _covers(regions: tuple[Region, ...], size: tuple[int, int]) -> float:
+    w, h = size
+    return sum(r.w * r.h for r in regions) / max(1, w * h)
+
+
+def _touches(card: FoundCard, regions: tuple[Region, ...]) -> bool:
+    """The card's read corner, or its middle, lies in a changed region."""
+    points = [card.centre] + [i.centre for i in card.indices]
+    return any(r.x <= p[0] <= r.x + r.w and r.y <= p[1] <= r.y + r.h for r in regions for p in points)
+
+
+def changed_zones(before: Observation, after: Observation) -> tuple[str, ...]:
+    """Zones whose cards (codes, as a multiset) differ between two observations."""
+    def contents(obs: Observation) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for c in obs.cards:
+            if c.zone:
+                out.setdefault(c.zone, []).append(str(c.code))
+        return {k: sorted(v) for k, v in out.items()}
+
+    a, b = contents(before), contents(after)
+    return tuple(sorted(z for z in set(a) | set(b) if a.get(z) != b.get(z)))

@@ -1,0 +1,112 @@
+"""Index ground truth for frames of the project's scene renderer (``vision.render``).
+
+The renderer says where each card lies; its deck style says where the indices sit on the
+card. From both, every index's centre, "down" direction and span in the frame, and how
+much of it shows. Used to add rendered tables to the training patches (seeds from
+TRAIN_SEED_BASE up) and to score the reader on held-out seeds (below it).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from companion.cards import BACK, JOKER
+from vision.cards.proposals import GlyphSearch, cut_patches, propose
+from vision.render.faces import BASE_PX_PER_MM, CardStyle, index_box_mm
+from vision.render.scene import CardPlacement, RenderedScene, card_points_mm
+from vision.render.synth import random_scene
+from vision.train.corners import TrueIndex
+from vision.train.dataset import PatchSet, label
+
+TRAIN_SEED_BASE = 1_000_000
+"""Rendered scenes used for training have seeds from here up; benchmarks and tests use
+seeds below it, so a held-out scene is never one the classifier was trained on."""
+
+
+def _px(mm: float) -> float:
+    """The renderer draws on a grid of BASE_PX_PER_MM: positions snap to it."""
+    return round(mm * BASE_PX_PER_MM) / BASE_PX_PER_MM
+
+
+def index_points_mm(style: CardStyle, joker: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Centres (mm on the upright card) of the top-left index's upper and lower glyph: the
+    rank and the suit, or a joker's J and O."""
+    bx, _, bw, _ = index_box_mm(style)
+    cx = _px(bx) + _px(bw) / 2
+    top = _px(style.index_y_mm)
+    if joker:
+        letter = max(3, round(style.rank_height_mm * 0.55 * BASE_PX_PER_MM)) / BASE_PX_PER_MM
+        step = letter + max(1, round(0.6 * BASE_PX_PER_MM)) / BASE_PX_PER_MM
+        return np.array([cx, top + letter / 2]), np.array([cx, top + letter / 2 + step])
+    rank = _px(style.rank_height_mm)
+    suit = _px(style.suit_height_mm)
+    return np.array([cx, top + rank / 2]), np.array([cx, top + rank + _px(1.0) + suit / 2])
+
+
+def card_indices(rendered: RenderedScene, i: int) -> list[TrueIndex]:
+    """The indices of card ``i`` of the scene that show at all, with how whole they are."""
+    scene = rendered.scene
+    p: CardPlacement = scene.cards[i]
+    truth = rendered.truth[i]
+    if not truth.face_up or truth.flipping or p.code == BACK:
+        return []
+    style = p.style or scene.deck
+    w, h = style.card_mm
+    upper, lower = index_points_mm(style, p.code == JOKER)
+    corners = [(upper, lower)]
+    corners.append((np.array([w, h]) - upper, np.array([w, h]) - lower))
+    if style.indices == 4:
+        corners.append((np.array([w - upper[0], upper[1]]), np.array([w - lower[0], lower[1]])))
+        corners.append((np.array([upper[0], h - upper[1]]), np.array([lower[0], h - lower[1]])))
+    out = []
+    labels = rendered.labels
+    hh, ww = labels.shape
+    for up_mm, low_mm in corners:
+        a, b = scene.camera.project(card_points_mm(p, style.card_mm, np.array([up_mm, low_mm])))
+        a, b = a.astype(np.float64), b.astype(np.float64)
+        span = float(np.hypot(*(b - a)))
+        if span < 1:
+            continue
+        down = (b - a) / span
+        right = np.array([down[1], -down[0]])
+        centre = (a + b) / 2
+        pts = np.array([centre + down * s * span + right * t * span
+                        for s in (-0.9, -0.5, 0.0, 0.5, 0.9) for t in (-0.35, 0.0, 0.35)])
+        inside = (pts[:, 0] >= 0) & (pts[:, 1] >= 0) & (pts[:, 0] < ww) & (pts[:, 1] < hh)
+        xi = np.clip(pts[:, 0].astype(int), 0, ww - 1)
+        yi = np.clip(pts[:, 1].astype(int), 0, hh - 1)
+        seen = float((inside & (labels[yi, xi] == i + 1)).mean())
+        if seen > 0:
+            out.append(TrueIndex(p.code, centre, down, span, whole=seen == 1.0))
+    return out
+
+
+def scene_indices(rendered: RenderedScene) -> list[TrueIndex]:
+    return [t for i in range(len(rendered.truth)) for t in card_indices(rendered, i)]
+
+
+def card_height_px(rendered: RenderedScene) -> float:
+    """A poker card's height in pixels at the middle of the mat."""
+    scene = rendered.scene
+    w, h = scene.layout.size_mm if scene.layout else (600.0, 400.0)
+    return scene.deck.card_mm[1] * scene.camera.px_per_mm(w / 2, h / 2)
+
+
+def scene_patch_set(seed: int, rng: np.random.Generator, negatives: int = 60) -> PatchSet:
+    """Labelled patches from the random rendered scene ``seed``."""
+    from vision.render.scene import render
+
+    rendered = render(random_scene(seed))
+    truth = scene_indices(rendered)
+    search = GlyphSearch.for_card_height(card_height_px(rendered)) if rng.random() < 0.7 else GlyphSearch()
+    props = propose(rendered.image, search)
+    rank, suit = label(props, truth)
+    from vision.cards.net import NONE
+
+    pos = np.flatnonzero((rank >= 0) & (rank != NONE))
+    neg = np.flatnonzero(rank == NONE)
+    if len(neg) > negatives:
+        neg = rng.choice(neg, negatives, replace=False)
+    keep = np.concatenate([pos, neg]).astype(int)
+    return PatchSet(cut_patches(rendered.image, props.subset(keep)), rank[keep].astype(np.int8),
+                    suit[keep].astype(np.int8))

@@ -1,0 +1,208 @@
+"""Train the index classifier from scratch on a CPU, and write the weights the reader ships.
+
+    python -m vision.train.train_index --out vision/cards/weights/index_net.npz
+
+Everything is drawn from ``--seed``: the corner samples (``vision.train.corners``), the
+initial weights and the batch order, so the same command gives the same weights (up to
+floating-point summation order across BLAS builds). The validation set is drawn from a
+different seed and only reported. Needs numpy and OpenCV, nothing else.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from vision.cards.net import NONE, IndexNet, Shape, im2col3, init_params, maxpool2, softmax
+from vision.cards.proposals import patch_input
+from vision.train.dataset import IGNORE, PatchSet, build
+
+DEFAULT_OUT = Path(__file__).resolve().parents[1] / "cards" / "weights" / "index_net.npz"
+CHUNK = 250  # corner samples per work unit: the unit of determinism, whatever the worker count
+
+
+# --- the backward pass ----------------------------------------------------------------------
+
+def forward_backward(
+    p: dict[str, np.ndarray], x: np.ndarray, rank: np.ndarray, suit: np.ndarray,
+    rng: np.random.Generator, dropout: float,
+) -> tuple[float, dict[str, np.ndarray]]:
+    """Mean cross-entropy (rank + suit where it applies) and its gradient for a batch."""
+    n = len(x)
+    caches = []
+    h = x
+    for k in range(1, 4):
+        nn, hh, ww, _ = h.shape
+        cols = im2col3(h)
+        z = cols @ p[f"conv{k}.w"] + p[f"conv{k}.b"]
+        a = np.maximum(z, 0).reshape(nn, hh, ww, -1)
+        pooled = maxpool2(a)
+        caches.append((h.shape, cols, z, a, pooled))
+        h = pooled
+    flat = h.reshape(n, -1)
+    zf = flat @ p["fc.w"] + p["fc.b"]
+    hf = np.maximum(zf, 0)
+    keep = (rng.random(hf.shape) >= dropout).astype(np.float32) / (1 - dropout)
+    hd = hf * keep
+    pr = softmax(hd @ p["rank.w"] + p["rank.b"])
+    ps = softmax(hd @ p["suit.w"] + p["suit.b"])
+
+    loss = -np.log(pr[np.arange(n), rank] + 1e-9).mean()
+    dr = pr.copy()
+    dr[np.arange(n), rank] -= 1
+    dr /= n
+    has_suit = suit != IGNORE
+    ds = np.zeros_like(ps)
+    if has_suit.any():
+        idx = np.flatnonzero(has_suit)
+        loss += -np.log(ps[idx, suit[idx]] + 1e-9).sum() / n
+        ds[idx] = ps[idx]
+        ds[idx, suit[idx]] -= 1
+        ds /= n
+
+    g: dict[str, np.ndarray] = {}
+    g["rank.w"] = hd.T @ dr
+    g["rank.b"] = dr.sum(0)
+    g["suit.w"] = hd.T @ ds
+    g["suit.b"] = ds.sum(0)
+    dh = (dr @ p["rank.w"].T + ds @ p["suit.w"].T) * keep * (zf > 0)
+    g["fc.w"] = flat.T @ dh
+    g["fc.b"] = dh.sum(0)
+    dx = (dh @ p["fc.w"].T).reshape(h.shape)
+    for k in range(3, 0, -1):
+        in_shape, cols, z, a, pooled = caches[k - 1]
+        nn, hh, ww, c = in_shape
+        up = np.repeat(np.repeat(pooled, 2, axis=1), 2, axis=2)
+        dup = np.repeat(np.repeat(dx, 2, axis=1), 2, axis=2)
+        da = dup * (a == up)
+        dz = da.reshape(-1, da.shape[-1]) * (z > 0)
+        g[f"conv{k}.w"] = cols.T @ dz
+        g[f"conv{k}.b"] = dz.sum(0)
+        if k > 1:
+            dcols = (dz @ p[f"conv{k}.w"].T).reshape(nn, hh, ww, 9, c)
+            dpad = np.zeros((nn, hh + 2, ww + 2, c), np.float32)
+            for t in range(9):
+                i, j = divmod(t, 3)
+                dpad[:, i : i + hh, j : j + ww] += dcols[:, :, :, t]
+            dx = dpad[:, 1:-1, 1:-1]
+    return float(loss), g
+
+
+class Adam:
+    def __init__(self, params: dict[str, np.ndarray], weight_decay: float = 1e-4) -> None:
+        self.m = {k: np.zeros_like(v) for k, v in params.items()}
+        self.v = {k: np.zeros_like(v) for k, v in params.items()}
+        self.t = 0
+        self.weight_decay = weight_decay
+
+    def step(self, params: dict[str, np.ndarray], grads: dict[str, np.ndarray], lr: float) -> None:
+        self.t += 1
+        b1, b2 = 0.9, 0.999
+        for k, gk in grads.items():
+            self.m[k] = b1 * self.m[k] + (1 - b1) * gk
+            self.v[k] = b2 * self.v[k] + (1 - b2) * gk * gk
+            mh = self.m[k] / (1 - b1**self.t)
+            vh = self.v[k] / (1 - b2**self.t)
+            if k.endswith(".w"):
+                params[k] *= 1 - lr * self.weight_decay
+            params[k] -= (lr * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32)
+
+
+# --- data and the loop -----------------------------------------------------------------------
+
+def _chunk(args: tuple[int, int, int]) -> PatchSet:
+    seed, index, samples = args
+    return build(seed * 100_003 + index, samples)
+
+
+def make_data(seed: int, samples: int, workers: int) -> PatchSet:
+    jobs = [(seed, i, min(CHUNK, samples - i * CHUNK)) for i in range((samples + CHUNK - 1) // CHUNK)]
+    if workers <= 1:
+        parts = [_chunk(j) for j in jobs]
+    else:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            parts = pool.map(_chunk, jobs)
+    return PatchSet.concat(parts)
+
+
+def evaluate(net: IndexNet, data: PatchSet) -> dict[str, float]:
+    pr, ps = net.numpy_probabilities(patch_input(data.patches))
+    rank_hat = pr.argmax(1)
+    is_index = data.rank != NONE
+    has_suit = data.suit != IGNORE
+    suit_hat = ps.argmax(1)
+    both = is_index & (rank_hat == data.rank) & (~has_suit | (suit_hat == data.suit))
+    return {
+        "index_right": float(both[is_index].mean()) if is_index.any() else float("nan"),
+        "rank_right": float((rank_hat == data.rank)[is_index].mean()) if is_index.any() else float("nan"),
+        "none_right": float((rank_hat == NONE)[~is_index].mean()) if (~is_index).any() else float("nan"),
+    }
+
+
+def train(
+    data: PatchSet, shape: Shape, epochs: int, seed: int, batch: int = 128, lr: float = 2e-3,
+    log: Callable[[str], None] = print, val: PatchSet | None = None,
+) -> IndexNet:
+    rng = np.random.default_rng(seed)
+    params = init_params(shape, rng)
+    opt = Adam(params)
+    x_all = patch_input(data.patches)
+    n = len(data)
+    steps = epochs * (n // batch)
+    step = 0
+    t0 = time.time()
+    for epoch in range(epochs):
+        order = rng.permutation(n)
+        total = 0.0
+        for b in range(n // batch):
+            idx = order[b * batch : (b + 1) * batch]
+            loss, grads = forward_backward(
+                params, x_all[idx], data.rank[idx].astype(int), data.suit[idx].astype(int), rng, 0.25
+            )
+            warm = min(1.0, (step + 1) / 300)
+            rate = lr * warm * 0.5 * (1 + np.cos(np.pi * step / max(steps, 1)))
+            opt.step(params, grads, float(rate))
+            total += loss
+            step += 1
+        msg = f"epoch {epoch + 1}/{epochs}: loss {total / max(1, n // batch):.4f} ({time.time() - t0:.0f} s)"
+        if val is not None:
+            scores = evaluate(IndexNet(params, shape), val)
+            msg += "  " + "  ".join(f"{k} {v:.4f}" for k, v in scores.items())
+        log(msg)
+    return IndexNet(params, shape)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    ap.add_argument("--samples", type=int, default=20_000, help="corner samples to draw for training")
+    ap.add_argument("--val-samples", type=int, default=3_000)
+    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=max(1, min(4, multiprocessing.cpu_count())))
+    ap.add_argument("--channels", default="8,16,32", help="channels of the three convolutions")
+    ap.add_argument("--hidden", type=int, default=64)
+    args = ap.parse_args(argv)
+
+    t0 = time.time()
+    data = make_data(args.seed, args.samples, args.workers)
+    val = make_data(args.seed + 7919, args.val_samples, args.workers)
+    n_index = int((data.rank != NONE).sum())
+    print(f"data: {len(data)} patches ({n_index} indices) from {args.samples} samples, "
+          f"{time.time() - t0:.0f} s", flush=True)
+    shape = Shape(channels=tuple(int(c) for c in args.channels.split(",")), hidden=args.hidden)  # type: ignore[arg-type]
+    net = train(data, shape, args.epochs, args.seed, val=val, log=lambda m: print(m, flush=True))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    net.save(args.out)
+    print(f"wrote {args.out} ({args.out.stat().st_size / 1024:.0f} kB) in {time.time() - t0:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
