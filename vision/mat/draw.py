@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from vision.aruco import marker_image
-from vision.mat.layout import MARKER_CLEARANCE_MM, MatLayout, Occupancy, Rect, Zone
+from vision.mat.layout import Marker, MatLayout, Occupancy, Rect, Zone
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,6 @@ MAT_STYLES = {
 }
 
 LINE_MM = 0.8
-QUIET_ZONE_MM = MARKER_CLEARANCE_MM - 0.5
 
 
 def mat_style(name: str) -> MatStyle:
@@ -97,14 +96,13 @@ def _draw_zone(image: np.ndarray, zone: Zone, px_per_mm: float, style: MatStyle)
         cv2.line(image, (p0[0], y), (p1[0], y), style.line, thickness, cv2.LINE_AA)
 
 
-def _draw_marker(image: np.ndarray, marker_id: int, x: float, y: float, size: float, px_per_mm: float,
-                 dictionary: str) -> None:
-    side = _px(size, px_per_mm)
-    quiet = _px(QUIET_ZONE_MM, px_per_mm)
-    x0, y0 = _px(x, px_per_mm), _px(y, px_per_mm)
+def _draw_marker(image: np.ndarray, marker: Marker, px_per_mm: float, dictionary: str) -> None:
+    side = _px(marker.size, px_per_mm)
+    quiet = _px(marker.clearance - 0.5, px_per_mm)  # the white margin the detector needs
+    x0, y0 = _px(marker.x, px_per_mm), _px(marker.y, px_per_mm)
     cv2.rectangle(image, (x0 - quiet, y0 - quiet), (x0 + side + quiet - 1, y0 + side + quiet - 1),
                   (255, 255, 255), -1)
-    tile = marker_image(marker_id, side, dictionary)
+    tile = marker_image(marker.id, side, dictionary)
     image[y0 : y0 + side, x0 : x0 + side] = tile[:, :, None]
 
 
@@ -121,7 +119,7 @@ def _footer_spot(layout: MatLayout) -> Rect | None:
     for zone in layout.zones:
         occupancy.take(zone.rect, 2.0)
     for marker in layout.markers:
-        occupancy.take(marker.rect, MARKER_CLEARANCE_MM)
+        occupancy.take(marker.rect, marker.clearance)
     return occupancy.free_spot(104.0, 9.0, (layout.width_mm / 2, layout.height_mm), margin=7.0)
 
 
@@ -155,7 +153,7 @@ def draw_mat(layout: MatLayout, px_per_mm: float = 4.0, style: str = "felt", lab
         if labels and zone.label:
             _paste_text(image, zone.rect, zone.facing, zone.label, px_per_mm, look)
     for marker in layout.markers:
-        _draw_marker(image, marker.id, marker.x, marker.y, marker.size, px_per_mm, layout.dictionary)
+        _draw_marker(image, marker, px_per_mm, layout.dictionary)
     if labels:
         _draw_footer(image, layout, px_per_mm, look)
     return image

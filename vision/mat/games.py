@@ -16,7 +16,6 @@ from functools import lru_cache
 from typing import Any
 
 from vision.mat.layout import (
-    MARKER_CLEARANCE_MM,
     PAPERS_MM,
     POKER_CARD_MM,
     MatError,
@@ -175,7 +174,7 @@ def _seated_on(
 ) -> MatLayout | None:
     base = MARKER_BASE[game] + (seats - MIN_SEATS) * MARKERS_PER_MAT
     markers = corner_markers(width, height, base)
-    corner = 7.0 + markers[0].size + MARKER_CLEARANCE_MM
+    corner = 7.0 + markers[0].size + markers[0].clearance
     seat_size, slots = seat_slots(game, card_mm)
     for plan in _side_plans(seats):
         placed = _place_seats(plan, width, height, seat_size, corner)
@@ -184,7 +183,7 @@ def _seated_on(
         occupancy = Occupancy(width, height)
         zones: list[Zone] = []
         for marker in markers:
-            occupancy.take(marker.rect, MARKER_CLEARANCE_MM)
+            occupancy.take(marker.rect, marker.clearance)
         for n, (side, rect) in enumerate(placed):
             occupancy.take(rect, SEAT_GAP_MM)
             zones.append(Zone(f"seat{n}", rect, "seat", FACING[side]))
@@ -211,7 +210,7 @@ def _crapo_on(width: float, height: float, paper: str, card_mm: tuple[float, flo
     bottom, player 1 at the top (everything of theirs is player 0's, turned half round)."""
     base = MARKER_BASE["crapo"]
     markers = corner_markers(width, height, base)
-    corner = 7.0 + markers[0].size + MARKER_CLEARANCE_MM
+    corner = 7.0 + markers[0].size + markers[0].clearance
     pw, ph = _slot_size(card_mm)
     gap = 4.0
     row_w = 8 * pw + 7 * gap
@@ -249,8 +248,10 @@ def _crapo_on(width: float, height: float, paper: str, card_mm: tuple[float, flo
     except MatTooSmall:
         return None
     occupancy = Occupancy(width, height)
-    for item in [*zones, *markers]:
-        occupancy.take(item.rect, MARKER_CLEARANCE_MM)
+    for zone in zones:
+        occupancy.take(zone.rect, 4.0)
+    for marker in markers:
+        occupancy.take(marker.rect, marker.clearance)
     all_markers = add_edge_markers(occupancy, markers, width, height, base + 4)
     return MatLayout("crapo", width, height, tuple(zones), tuple(all_markers), 2, paper, card_mm)
 

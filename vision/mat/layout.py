@@ -37,7 +37,6 @@ PAPERS_MM: dict[str, tuple[float, float]] = {
 
 # Printers leave about 5 mm unprinted at the edge.
 PRINT_MARGIN_MM = 7.0
-MARKER_CLEARANCE_MM = 4.0
 LAYOUT_FORMAT = "table-companion/mat-layout@1"
 
 
@@ -100,7 +99,8 @@ class Rect:
         )
 
     def to_json(self) -> list[float]:
-        return [round(self.x, 2), round(self.y, 2), round(self.w, 2), round(self.h, 2)]
+        # Exact values: a layout read back from JSON must be the same layout.
+        return [float(self.x), float(self.y), float(self.w), float(self.h)]
 
 
 @dataclass(frozen=True)
@@ -135,6 +135,13 @@ class Marker:
     @property
     def rect(self) -> Rect:
         return Rect(self.x, self.y, self.size, self.size)
+
+    @property
+    def clearance(self) -> float:
+        """Room kept free round the marker: a white margin one cell wide (the marker is
+        6 cells across) plus a millimetre. ArUco detectors need that margin (OpenCV 4.8's
+        loses markers with a thinner one on a dark mat), and so does a blurry camera."""
+        return marker_clearance(self.size)
 
     def corners(self) -> np.ndarray:
         """Corners in mm in ArUco's order: clockwise from the marker's top-left."""
@@ -202,7 +209,7 @@ class MatLayout:
             "size_mm": [self.width_mm, self.height_mm],
             "card_mm": list(self.card_mm),
             "dictionary": self.dictionary,
-            "markers": [[m.id, round(m.x, 2), round(m.y, 2), round(m.size, 2)] for m in self.markers],
+            "markers": [[m.id, float(m.x), float(m.y), float(m.size)] for m in self.markers],
             "zones": [z.to_json() for z in self.zones],
         }
 
@@ -269,6 +276,11 @@ def paper_size(paper: str) -> tuple[float, float]:
     raise MatError(f"unknown paper {paper!r}: expected one of {', '.join(PAPERS_MM)} or WIDTHxHEIGHT in mm")
 
 
+def marker_clearance(size: float) -> float:
+    """See :attr:`Marker.clearance`."""
+    return size / 6 + 1.0
+
+
 def marker_size_for(width: float, height: float) -> float:
     """Markers grow with the sheet, since a bigger sheet means a camera further away."""
     return float(min(60.0, max(30.0, round(min(width, height) / 12.0))))
@@ -333,7 +345,7 @@ def check_fits(
         if zone.kind == "seat":
             continue  # a seat is the union of its slots plus a margin; slots are checked
         for marker in markers:
-            if zone.rect.overlaps(marker.rect, MARKER_CLEARANCE_MM - 0.5):
+            if zone.rect.overlaps(marker.rect, marker.clearance - 0.5):
                 raise MatTooSmall(f"{game}: zone {zone.name!r} covers marker {marker.id} on {paper or 'the sheet'}")
 
 
@@ -348,7 +360,8 @@ def add_edge_markers(
     targets = [(width / 2, m + size / 2), (width - m - size / 2, height / 2),
                (width / 2, height - m - size / 2), (m + size / 2, height / 2)]
     for tx, ty in targets[:wanted]:
-        spot = occupancy.free_spot(size + 2 * MARKER_CLEARANCE_MM, size + 2 * MARKER_CLEARANCE_MM, (tx, ty))
+        room = size + 2 * marker_clearance(size)
+        spot = occupancy.free_spot(room, room, (tx, ty))
         if spot is None:
             continue
         cx, cy = spot.centre
@@ -356,7 +369,7 @@ def add_edge_markers(
         if abs(cx - tx) + abs(cy - ty) > max(width, height) / 6:
             continue
         marker = Marker(next_id + len(added), cx - size / 2, cy - size / 2, size)
-        occupancy.take(marker.rect, MARKER_CLEARANCE_MM)
+        occupancy.take(marker.rect, marker.clearance)
         added.append(marker)
     return markers + added
 
@@ -384,7 +397,9 @@ def custom_layout(
     markers = corner_markers(width, height, marker_base)
     check_fits(game, width, height, zone_list, markers, paper)
     occupancy = Occupancy(width, height)
-    for item in [*zone_list, *markers]:
-        occupancy.take(item.rect if isinstance(item, Zone) else item.rect, MARKER_CLEARANCE_MM)
+    for zone in zone_list:
+        occupancy.take(zone.rect, 4.0)
+    for marker in markers:
+        occupancy.take(marker.rect, marker.clearance)
     markers = add_edge_markers(occupancy, markers, width, height, marker_base + 4)
     return MatLayout(game, width, height, tuple(zone_list), tuple(markers), None, paper, card_mm)
