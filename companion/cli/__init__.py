@@ -20,7 +20,7 @@ SUBCOMMANDS: dict[str, str] = {
     "replay": "companion.cli.replay:replay",
     "mat": "companion.cli.mat_cmd:mat",
     "vision": "companion.cli.vision_cmd:vision",
-    "teach": "companion.cli.vision_cmd:teach",
+    "teach": "companion.cli.teach_cmd:teach",
     "buttons": "companion.cli.buttons:buttons",
 }
 
