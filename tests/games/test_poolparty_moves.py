@@ -392,3 +392,11 @@ def test_unknown_squares_and_malformed_paths_are_clear_errors():
     assert "c9r7" in off.reason
     bar_mid = refusal(g, {"type": "croc", "from": "c3r5", "path": ["bar", "c3r6", "c3r7"]})
     assert bar_mid.rule_id == "PP-14"
+
+
+def test_PP_G10_a_reversal_may_pass_its_start_square_on_the_way_into_the_bar():
+    g = game({"c3r1": "y3", "c6r9": "R"}, to_move="yellow", rules={"allow_reversal": True})
+    back_and_in = ["c4r1", "c3r1", "bar"]
+    assert any(a.path == tuple(Square.parse(s) or s for s in back_and_in) for a in moves_from(g, "c3r1"))
+    g.apply(g.action_from_json({"type": "croc", "from": "c3r1", "path": back_and_in}))
+    assert g.view()["bar_counts"]["yellow"] == 6

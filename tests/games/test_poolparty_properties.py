@@ -126,7 +126,8 @@ def test_path_generation_agrees_with_path_checking(data):
     rng = data.draw(st.randoms(use_true_random=False))
     fill = data.draw(st.floats(0.0, 0.6))
     cells = [EMPTY if rng.random() > fill else rng.choice([OWN, OPPONENT]) for _ in range(board.size)]
-    origin = data.draw(st.sampled_from(board.water))
+    steps = [i for i in board.water if board.step_end[i]]  # where the bar rules bite
+    origin = data.draw(st.one_of(st.sampled_from(steps), st.sampled_from(board.water)))
     cells[origin] = OWN
     rules = MoveRules(data.draw(st.booleans()), data.draw(st.booleans()), data.draw(st.booleans()))
     mover = gait(data.draw(st.sampled_from([None, 1, 2, 3, 4, 5, 6])), rules)

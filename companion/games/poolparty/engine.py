@@ -467,34 +467,46 @@ class PoolParty(Game):
         """Every legal action, with every path (moves to one square by different ways are
         listed once per path). Digital play lists flips without their number (nobody may
         learn it before the flip); refereed play lists one flip per number still unseen."""
-        pos = self.position
-        if pos.phase == OVER:
-            return []
-        if pos.phase == REVEALING:
+        if self.position.phase == REVEALING:
             return self._reveals()
+        actions = self._legal(seat, None)
+        if not actions and self.position.phase == PLAYING and self.house_rules.no_legal_move == "pass":
+            colour = self.position.to_move
+            return [Pass(colour)] if seat is None or seat == colour.seat else []
+        return actions
+
+    def legal_actions_at(self, squares: set[int]) -> list[Action]:
+        """The legal placements on, and moves and flips from, the squares (board indices)
+        in ``squares``: every action that changes one of them first. Inference uses it to
+        look only where the camera saw a change."""
+        return self._legal(None, squares)
+
+    def _legal(self, seat: int | None, only: set[int] | None) -> list[Action]:
+        pos = self.position
+        if pos.phase not in (PLACING, PLAYING):
+            return []
         if pos.phase == PLACING:
             colours = [pos.to_move] if self.alternate else list(Colour)
             return [Place(c, sq) for c in colours if seat is None or seat == c.seat
-                    for sq in open_squares(pos, c, self.alternate)]
+                    for sq in open_squares(pos, c, self.alternate)
+                    if only is None or self.board.index(sq) in only]
         colour = pos.to_move
         if seat is not None and seat != colour.seat:
             return []
         if pos.pending is not None:
             top = pos.top(pos.pending)
             assert top is not None
-            return self._moves_from(pos.pending, top, 1)
+            return self._moves_from(pos.pending, top, 1) if only is None or pos.pending in only else []
         actions: list[Action] = []
         for i, stack in pos.occupied():
             top = stack[-1]
-            if top.colour is not colour:
+            if top.colour is not colour or (only is not None and i not in only):
                 continue
             actions += self._moves_from(i, top, len(stack))
             if not top.crocodile:
                 sq = self.board.square(i)
                 numbers = [None] if top.number is not None else pos.unknown_numbers(colour)
                 actions += [Flip(sq, n) for n in numbers]
-        if not actions and self.house_rules.no_legal_move == "pass":
-            return [Pass(colour)]
         return actions
 
     def _moves_from(self, i: int, top: Tile, height: int) -> list[Action]:

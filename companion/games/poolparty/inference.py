@@ -95,7 +95,8 @@ def explain(game: PoolParty, data: Any) -> Explanation:
     if not changed and not bars_changed:
         passes = tuple(a for a in game.legal_actions() if isinstance(a, Pass))
         return Explanation(candidates=passes, unchanged=True)
-    actions = game.legal_actions() + _compound_flips(game, obs, changed) + _layouts(game, obs, changed)
+    # Every action changes the square it starts from (or places on): look only there.
+    actions = game.legal_actions_at(set(changed)) + _compound_flips(game, obs, changed) + _layouts(game, obs, changed)
     fitting = tuple(a for a in actions if _fits(footprint(game, a), obs, changed, counts))
     if fitting:
         return Explanation(candidates=fitting)

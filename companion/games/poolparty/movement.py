@@ -146,7 +146,7 @@ def check_path(board: Board, cells: Sequence[int], origin: int, mover: Gait, pat
     if len(set(squares)) < len(squares):
         if not mover.reversal:
             return Violation(mover.rule, f"the {mover.label} may not return to a square already visited")
-        if squares[-1] == origin:
+        if path[-1] == origin:
             return Violation(mover.rule, f"the {mover.label} ended where it started")
     end = path[-1]
     if end == BAR_INDEX:
