@@ -207,6 +207,10 @@ def test_CR_G13_opponent_smack_reward():
     assert give.table.layouts[1][0] is None
     with pytest.raises(IllegalAction, match="CR-G13"):
         give.apply(Draw(1))  # the give comes first
+    calling = croc([LOW, ["2h", "6h", "7h", "8h"], HIGH], ["2c", "Kc"], opponent_smack_reward="give_own",
+                   call_timing="own_turn_instead_of_action")
+    calling.apply(claim(calling, 0, 1, (1, 0)))
+    assert Call(1) not in calling.legal_actions(1)  # the call is a turn action: the give comes first
     give.apply(Give(0, 3))
     assert faces(give, 1)[0] == "4s" and faces(give, 0)[3] is None
     assert give.view(0)["seats"][1]["slots"][0]["code"] is None  # seat 0 never saw its far 4s

@@ -95,6 +95,9 @@ def call_error(game: CaboGame, seat: int) -> str | None:
     timing = game.policy.call_timing
     if timing == "own_turn_instead_of_action" and (seat != t.turn or t.phase != "turn"):
         return f"'{word}' is called at the start of your own turn, instead of drawing"
+    blocking = [p for p in t.pending if not p.optional]
+    if timing == "own_turn_instead_of_action" and blocking:
+        return f"{_seat(blocking[0].seat)} must first give a card"
     if timing == "own_turn_after_action" and (seat != t.last_player or t.phase != "turn"):
         return f"'{word}' is called right after your own turn, before the next player acts"
     return None
