@@ -200,6 +200,11 @@ class Board:
         return tuple(ends)
 
     @cached_property
+    def index_by_name(self) -> dict[str, int]:
+        """``"c3r5"`` -> index, for every square of the grid (bar squares included)."""
+        return {self.square(i).name: i for i in range(self.size)}
+
+    @cached_property
     def neighbour(self) -> tuple[tuple[int, ...], ...]:
         """``neighbour[i][d]``: the index one step from ``i`` in ``DIRECTIONS[d]``, or -1 off the grid."""
         table = []

@@ -60,13 +60,17 @@ def parse_observation(board: Board, data: Any) -> Observed:
         raise ObservationError("observation.squares: should be an object {square: tile}")
     squares: dict[int, Face | None] = {}
     for name, raw in raw_squares.items():
-        sq = Square.parse(name)
-        if sq is None or not board.contains(sq):
-            raise ObservationError(f"observation square {name!r}: not a square of the {board.cols}x{board.rows} board")
-        if not board.is_water(sq):
+        index = board.index_by_name.get(name)
+        if index is None:
+            sq = Square.parse(name)
+            if sq is None or not board.contains(sq):
+                raise ObservationError(
+                    f"observation square {name!r}: not a square of the {board.cols}x{board.rows} board")
+            index = board.index(sq)
+        if board.bar_cell_end[index]:
             raise ObservationError(f"observation square {name!r}: under a pool bar; give bar counts in 'bars'")
         try:
-            squares[board.index(sq)] = face_from_json(raw)
+            squares[index] = face_from_json(raw)
         except TileFormatError as exc:
             raise ObservationError(f"observation square {name!r}: {exc}") from exc
     bars: dict[Colour, int] | None = None
