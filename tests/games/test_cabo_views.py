@@ -12,6 +12,7 @@ from companion.games.cabo import (
     Crocodile,
     Discard,
     Draw,
+    Give,
     Look,
     Match,
     ObservationError,
@@ -137,3 +138,28 @@ def test_a_claim_on_an_empty_slot_or_with_no_window_is_refused_with_the_rule():
     game.apply(Draw(1))
     with pytest.raises(IllegalAction, match=r"the smackdown window on 2♠ is closed \(CR-G7\)"):
         game.apply(claim(game, 1, 3, (1, 0)))
+
+
+def test_a_table_clone_is_equal_and_independent():
+    game = started(Crocodile, LAYOUTS, ["2c", "Kc"], {"opponent_smack_reward": "give_own"})
+    game.apply(claim(game, 0, 7, (1, 0)))
+    game.apply(Call(2))
+
+    def table_state():
+        state = game.internal_state()
+        del state["canonical"]
+        return state
+
+    before = table_state()
+    original = game.table
+    clone = original.clone()
+    assert set(vars(clone)) == set(vars(original))
+    game.table = clone
+    assert table_state() == before
+    game.apply(Give(0, 2))  # changes layouts, pending, the window...
+    game.apply(Draw(1))
+    clone.rng.random()
+    clone.cards[0].seen_by.add(2)
+    clone.looked.discard(0)
+    game.table = original
+    assert table_state() == before

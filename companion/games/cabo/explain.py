@@ -216,8 +216,11 @@ def _search(game: CaboGame, obs: TableObservation, seats: Iterable[int] | None =
     lines start with a draw or a take (the card in hand is not seen until it lands)."""
     found: list[Line] = []
     seat_filter = None if seats is None else set(seats)
+    slot_changed = any(zone.startswith("seat") for zone in differences(obs, visible(game)))
     for first in game.legal_actions():
         if not isinstance(first, VISIBLE) or (seat_filter is not None and first.seat not in seat_filter):
+            continue
+        if isinstance(first, Smackdown) and not _claim_may_explain(game, first, obs, slot_changed):
             continue
         step = (_with_code(first, obs.discard_top),)
         trial = _try(game, step)
@@ -234,6 +237,16 @@ def _search(game: CaboGame, obs: TableObservation, seats: Iterable[int] | None =
                 if result is not None and not differences(obs, visible(result)):
                     found.append(Line(line))
     return found
+
+
+def _claim_may_explain(game: CaboGame, claim: Smackdown, obs: TableObservation, slot_changed: bool) -> bool:
+    """Cheap test before trying a one-card claim: a claim that wins puts its card on top
+    (so it must be the card read there); one that loses or is wrong changes a layout."""
+    if slot_changed:
+        return True
+    cid = game.table.at(claim.cards[0].place)
+    face = game.table.cards[cid].face if cid is not None else None
+    return obs.discard_top is not None and (face is None or face.code == obs.discard_top)
 
 
 def explain(game: CaboGame, obs: TableObservation) -> Explanation:

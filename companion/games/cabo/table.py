@@ -14,7 +14,7 @@ import copy
 import random
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.cards import Card, parse_card, standard_deck
@@ -136,7 +136,24 @@ class Table:
         return None
 
     def clone(self) -> Table:
-        return copy.deepcopy(self)
+        """An independent copy (what explain() tries moves on). Written out rather than
+        ``copy.deepcopy`` because it is several times faster; test_cabo_views checks that
+        it copies every field."""
+        new = copy.copy(self)
+        new.cards = [TableCard(c.id, c.face, c.public, set(c.seen_by), c.face_up) for c in self.cards]
+        new.deck, new.discard = list(self.deck), list(self.discard)
+        new.layouts = [list(layout) for layout in self.layouts]
+        new.looked = set(self.looked)
+        new.final_queue = None if self.final_queue is None else list(self.final_queue)
+        new.round_end_queue = None if self.round_end_queue is None else list(self.round_end_queue)
+        if self.window is not None:
+            new.window = replace(self.window, claims=list(self.window.claims), chain=list(self.window.chain))
+        new.pending = [replace(p) for p in self.pending]
+        new.smackdowns, new.penalties = list(self.smackdowns), list(self.penalties)
+        if self.rng is not None:
+            new.rng = random.Random()
+            new.rng.setstate(self.rng.getstate())
+        return new
 
 
 def deal_places(order: list[int], near_first: bool) -> list[tuple[int, int]]:
