@@ -88,6 +88,16 @@ def test_a_lifted_card_is_a_move_in_progress():
     assert result.unchanged and result.unexplained == ("seat1/slot2: card lifted (move in progress)",)
 
 
+def test_a_swap_caught_half_way_gives_the_lines_it_may_become():
+    game = started(Crocodile, LAYOUTS, ["2c", "Kc"])
+    game.apply(Draw(1))
+    # The Qs from slot 2 is on the pile; the drawn card is not in the slot yet.
+    result = game.explain(TableObservation(discard_top="Qs", discard_size=2,
+                                           slots=slots(game, seat1=(True, True, False, True))))
+    assert lines(result) == [[{"type": "swap", "seat": 1, "slot": 2, "card": "Qs"}]]
+    assert result.unexplained == ("seat1/slot2: card lifted (move in progress)",) and not result.unchanged
+
+
 def test_the_second_half_of_a_turn_after_a_draw():
     game = refereed()
     game.apply(Draw(1))

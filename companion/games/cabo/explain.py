@@ -9,8 +9,11 @@ or a call: those come from buttons or are inferred.
 A turn at a real table passes through several stable readings (a slot lifted, then a
 card on the pile, then the slot refilled). :func:`explain` therefore answers with one of:
 
-* ``unchanged``: nothing the rules care about changed (also while a card is lifted:
+* ``unchanged``: nothing the rules care about changed (also while a card is only lifted:
   ``unexplained`` then names the lifted slots, "move in progress");
+* a move caught half-way (the old card on the pile, its slot still empty): the lines it
+  may become as ``candidates``, with the lifted slots in ``unexplained`` (wait for the
+  next reading before applying);
 * ``candidates``: every short sequence of legal actions (a :class:`Line`) whose result
   agrees with the reading, e.g. ``[draw, swap slot 2 -> 7c]``, several when the camera
   cannot tell them apart (a drawn 7 discarded, or played for its power);
@@ -260,30 +263,49 @@ def explain(game: CaboGame, obs: TableObservation) -> Explanation:
         return Explanation(unchanged=True)
     found = _search(game, obs)
     if found:
-        found.sort(key=lambda line: len(line.actions))
-        return Explanation(candidates=tuple(found))
+        return Explanation(candidates=_shortest_first(found))
     lifted = _lifted(obs, now, changed)
+    notes = tuple(f"{zone}: card lifted (move in progress)" for zone in lifted)
+    if lifted and len(lifted) == len(changed):
+        return Explanation(unchanged=True, unexplained=notes)
     if lifted:
-        return Explanation(unchanged=True, unexplained=tuple(f"{zone}: card lifted (move in progress)"
-                                                             for zone in lifted))
+        # A move caught half-way (the old card already on the pile, the slot not yet
+        # refilled): the lines it may become, flagged as in progress.
+        settled = dict(obs.slots)
+        for zone in lifted:
+            seat, slot = _zone_place(zone)
+            row = list(settled[seat])
+            row[slot] = True
+            settled[seat] = tuple(row)
+        found = _search(game, dataclasses.replace(obs, slots=settled))
+        if found:
+            return Explanation(candidates=_shortest_first(found), unexplained=notes)
     violation = _violation(game, obs)
     return Explanation(violation=violation, unexplained=tuple(changed))
 
 
+def _shortest_first(found: list[Line]) -> tuple[Line, ...]:
+    return tuple(sorted(found, key=lambda line: len(line.actions)))
+
+
+def _zone_place(zone: str) -> tuple[int, int]:
+    seat_part, slot_part = zone.split("/")
+    return int(seat_part[len("seat"):]), int(slot_part[len("slot"):])
+
+
 def _lifted(obs: TableObservation, now: Visible, changed: list[str]) -> list[str]:
-    """Changed zones that are only slots shown empty where a card lies: a hand is
-    moving a card (a swap, a peek, a smackdown being made)."""
+    """The changed zones that are slots shown empty where a card lies: a hand is moving
+    a card (a swap, a peek, a smackdown being made)."""
     lifted = []
     for zone in changed:
         if not zone.startswith("seat"):
-            return []
-        seat_part, slot_part = zone.split("/")
-        seat, slot = int(seat_part[len("seat"):]), int(slot_part[len("slot"):])
+            continue
+        seat, slot = _zone_place(zone)
         row = obs.slots.get(seat, ())
         shown = slot < len(row) and row[slot]
-        if shown or not (slot < len(now.slots.get(seat, ())) and now.slots[seat][slot]):
-            return []
-        lifted.append(zone)
+        there = now.slots.get(seat, ())
+        if not shown and slot < len(there) and there[slot]:
+            lifted.append(zone)
     return lifted
 
 
