@@ -28,6 +28,27 @@ from vision.observation import CardSighting, Observation
 from vision.stability import Region, StabilityGate
 
 
+def mat_outline(card: FoundCard, calibration: Calibration, shape: CardShape) -> np.ndarray:
+    """The outline of a card read from one index, redrawn on the mat: the card's real size
+    in millimetres (from the layout) instead of proportions guessed from the index, so a
+    deck with a large or small index still gets the right outline. Image px (4, 2)."""
+    a = card.indices[0]
+    ends = calibration.to_mat(np.array([a.centre - a.down * a.span / 2, a.centre + a.down * a.span / 2]))
+    centre = ends.mean(axis=0)
+    v = ends[1] - ends[0]
+    span_mm = float(np.hypot(*v))
+    if span_mm < 1e-6:
+        return card.corners
+    down = v / span_mm
+    right = np.array([down[1], -down[0]])
+    # a bigger index sits a little further in from the corner, but never off the card
+    k = float(np.clip(span_mm / shape.index_span, 0.75, 1.35))
+    corner = centre - right * shape.index_x * k - down * shape.index_y * k
+    local = np.array([[0, 0], [shape.width, 0], [shape.width, shape.height], [0, shape.height]], float)
+    mm = corner + local[:, :1] * right + local[:, 1:] * down
+    return calibration.to_image(mm)
+
+
 def _sighting(card: FoundCard, calibration: Calibration | None, layout: MatLayout | None) -> CardSighting:
     corners = tuple((float(x), float(y)) for x, y in card.corners)
     zone = None
@@ -118,8 +139,11 @@ class CardReader:
         face-down ones too). ``regions``: look only there for indices."""
         view = self._mat_view(calibration) if calibration is not None else None
         faces = self.finder.find(image, self._search(view), self._mask(image.shape, view, regions))
-        if view is None:
+        if view is None or calibration is None:
             return faces
+        for card in faces:
+            if len(card.indices) == 1:
+                card.corners = mat_outline(card, calibration, self.shape)
         return faces + find_backs(image, view, faces)
 
     def read_image(self, image: np.ndarray, t_ns: int = 0, frame_index: int = 0) -> Observation:
@@ -144,11 +168,13 @@ class CardReader:
         """Follow a camera: read again only when the table has settled into a new state."""
         report = self.gate.update(frame)
         previous = self._cache.observation
-        if previous is not None and not report.settled:
+        if not report.settled:
+            if previous is None:  # nothing stable seen yet: nothing to hand out
+                return Observation(frame.t_ns, frame.index, stable=False)
             return replace(previous, t_ns=frame.t_ns, frame_index=frame.index, stable=report.stable,
                            changed_zones=())
         calibration = self.calibrator.update(frame.image, frame.t_ns) if self.calibrator is not None else None
-        regions = report.changed if previous is not None and report.settled else None
+        regions = report.changed if previous is not None else None
         if regions is not None and _covers(regions, frame.size) > 0.5:
             regions = None  # most of the table changed: one full read is cheaper
         if regions is None:

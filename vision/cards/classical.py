@@ -45,26 +45,46 @@ class Templates:
     suits: dict[str, np.ndarray]
 
 
-def _largest_blob(binary: np.ndarray, size: tuple[int, int]) -> np.ndarray | None:
-    contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[-2:]
-    if not contours:
+def _bands(binary: np.ndarray, min_rows: int = 12) -> list[tuple[int, int]]:
+    """Runs of rows holding ink (row start, row end), top to bottom, ignoring specks."""
+    rows = (binary > 0).sum(axis=1) > 2
+    runs, start = [], None
+    for y, ink in enumerate(np.append(rows, False)):
+        if ink and start is None:
+            start = y
+        elif not ink and start is not None:
+            if y - start >= min_rows:
+                runs.append((start, y))
+            start = None
+    return runs
+
+
+def _crop(binary: np.ndarray, band: tuple[int, int], size: tuple[int, int]) -> np.ndarray | None:
+    part = binary[band[0] : band[1]]
+    cols = np.flatnonzero((part > 0).any(axis=0))
+    if len(cols) < 2:
         return None
-    x, y, w, h = cv2.boundingRect(max(contours, key=cv2.contourArea))
-    if w < 2 or h < 2:
-        return None
-    return cv2.resize(binary[y : y + h, x : x + w], size)
+    return cv2.resize(part[:, cols[0] : cols[-1] + 1], size)
 
 
 def isolate(warped_gray: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
-    """The rank and suit blobs of a 200x300 upright grey card, sized as the templates."""
+    """The rank and suit blobs of a 200x300 upright grey card, sized as the templates.
+
+    Edje cuts the zoomed corner at fixed rows, tuned to his deck; here the cut is the
+    first gap between rows of ink, so the same code works for any deck's index layout
+    (the "10", two glyphs side by side, stays one rank)."""
     corner = warped_gray[0:CORNER_H, 0:CORNER_W]
     zoom = cv2.resize(corner, (0, 0), fx=4, fy=4)
-    white = int(zoom[15, (CORNER_W * 4) // 2])
+    white = int(np.percentile(zoom, 90))
     thresh = max(1, white - CARD_THRESH)
     _, binary = cv2.threshold(zoom, thresh, 255, cv2.THRESH_BINARY_INV)
-    rank = _largest_blob(binary[20:185, 0:128], RANK_SIZE)
-    suit = _largest_blob(binary[186:336, 0:128], SUIT_SIZE)
-    return rank, suit
+    # the card's own edge (a dark line or the table) along the corner's top and left
+    binary[:8] = 0
+    binary[:, :8] = 0
+    bands = _bands(binary)
+    if len(bands) < 2:
+        return (_crop(binary, bands[0], RANK_SIZE) if bands else None), None
+    return _crop(binary, bands[0], RANK_SIZE), _crop(binary, bands[1], SUIT_SIZE)
 
 
 def templates_from_faces(faces: dict[str, np.ndarray]) -> Templates:

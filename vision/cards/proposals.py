@@ -33,15 +33,19 @@ class GlyphSearch:
     block: int = 13
     """Adaptive-threshold window: about a glyph height, so a glyph's own ink never sets its
     threshold and a nearby card edge does not either."""
+    span: tuple[float, float] | None = None
+    """Rank-to-suit distance allowed, pixels at the searched scale (None: from glyph sizes)."""
 
     @classmethod
     def for_card_height(cls, card_height_px: float) -> GlyphSearch:
-        """One scale, and tight sizes, for cards of a known height (from the mat calibration)."""
-        rank = 0.08 * card_height_px  # a rank glyph is about 7 mm of an 88 mm card
+        """One scale, and tight sizes and spacing, for cards of a known height (from the mat
+        calibration). Decks print ranks 5-9 mm tall on an 88 mm card; pips are larger."""
+        rank = 0.075 * card_height_px
         scale = min(1.0, 12.0 / max(rank, 1.0))
         rank *= scale
         block = max(9, int(round(1.3 * rank)) | 1)
-        return cls(scales=(scale,), min_size=max(3.0, 0.3 * rank), max_size=2.0 * rank, block=block)
+        return cls(scales=(scale,), min_size=max(3.0, 0.3 * rank), max_size=1.6 * rank, block=block,
+                   span=(0.7 * rank, 1.75 * rank))
 
 
 DEFAULT_SEARCH = GlyphSearch()
@@ -163,8 +167,9 @@ def find_glyphs(
     )
 
 
-def pair_glyphs(glyphs: Glyphs, chunk: int = 512) -> Proposals:
-    """Every (upper, lower) pair whose sizes and spacing fit a rank above its suit.
+def pair_glyphs(glyphs: Glyphs, span: tuple[float, float] | None = None, chunk: int = 512) -> Proposals:
+    """Every (upper, lower) pair whose sizes and spacing fit a rank above its suit (and,
+    with ``span``, whose distance is in that range, in the glyphs' pixels).
 
     Both orders of a pair are proposed unless their sizes rule one out: the classifier, not
     this function, decides which way up an index is.
@@ -180,6 +185,8 @@ def pair_glyphs(glyphs: Glyphs, chunk: int = 512) -> Proposals:
         dist = np.hypot(d[..., 0], d[..., 1])
         sb = s[None, :]
         ok = (dist > 0.55 * sa) & (dist < 1.7 * sa) & (sb < 1.25 * sa) & (sb > 0.35 * sa)
+        if span is not None:
+            ok &= (dist >= span[0]) & (dist <= span[1])
         i, j = np.nonzero(ok)
         if len(i) == 0:
             continue
@@ -204,7 +211,8 @@ def propose(
             size = (max(1, round(image.shape[1] * scale)), max(1, round(image.shape[0] * scale)))
             img = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
             msk = None if mask is None else cv2.resize(mask, size, interpolation=cv2.INTER_NEAREST)
-        parts.append(pair_glyphs(find_glyphs(img, search, msk, paper_min, scale)))
+        limits = None if search.span is None else (search.span[0] / scale, search.span[1] / scale)
+        parts.append(pair_glyphs(find_glyphs(img, search, msk, paper_min, scale), limits))
     return Proposals.concat(parts)
 
 
@@ -230,15 +238,19 @@ def patch_input(patches: np.ndarray) -> np.ndarray:
 
     Channel 0 is ink darkness scaled so the card stock is 0 and the darkest print about 1;
     channel 1 is redness (red minus the other two, relative to the card stock), which is
-    what tells a heart from a spade when the glyph is a few pixels tall.
+    what tells a heart from a spade when the glyph is a few pixels tall. The card stock's
+    level is the brightest 3x3 neighbourhood of the patch (one hot pixel cannot set it).
     """
-    p = patches.astype(np.float32)
-    n = len(p)
-    dark = p.min(axis=3).reshape(n, -1)
-    paper = np.percentile(dark, 75, axis=1)[:, None]
-    darkest = dark.min(axis=1)[:, None]
-    ink = (paper - dark) / np.maximum(paper - darkest, 24.0)
-    b, g, r = p[..., 0], p[..., 1], p[..., 2]
-    red = (r - np.maximum(b, g)).reshape(n, -1) / np.maximum(paper, 24.0)
+    n = len(patches)
+    if n == 0:
+        return np.zeros((0, PATCH_H, PATCH_W, 2), np.float32)
+    dark = patches.min(axis=3)
+    smooth = cv2.blur(dark.reshape(n * PATCH_H, PATCH_W), (3, 3)).reshape(n, -1)
+    paper = smooth.max(axis=1).astype(np.float32)[:, None]
+    darkest = dark.reshape(n, -1).min(axis=1).astype(np.float32)[:, None]
+    d = dark.reshape(n, -1).astype(np.float32)
+    ink = (paper - d) / np.maximum(paper - darkest, 24.0)
+    p = patches.reshape(n, -1, 3).astype(np.float32)
+    red = (p[..., 2] - np.maximum(p[..., 0], p[..., 1])) / np.maximum(paper, 24.0)
     out = np.stack([ink, red], axis=2).reshape(n, PATCH_H, PATCH_W, 2)
     return np.clip(out, -1.0, 1.5).astype(np.float32)

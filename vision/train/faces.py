@@ -17,6 +17,8 @@ import numpy as np
 from companion.cards import JOKER, RANKS
 from vision.render.faces import PIP_SPOTS
 from vision.render.pips import suit_polygons
+from vision.train import ttf
+from vision.train.ttf import system_fonts
 
 PX_PER_MM = 6.0
 _SHIFT = 4
@@ -69,6 +71,10 @@ class DeckStyle:
     red: tuple[int, int, int]
     black: tuple[int, int, int]
     court_frame: bool
+    ttf: int = -1
+    """Index into ``vision.train.ttf.system_fonts()``, or -1 for the Hershey ``font``."""
+    squeeze: float = 1.0
+    """Width of a TrueType glyph relative to its natural width."""
 
     @classmethod
     def random(cls, rng: np.random.Generator) -> DeckStyle:
@@ -79,6 +85,7 @@ class DeckStyle:
         rank_aspect = float(rng.uniform(0.6, 1.05))
         # real decks leave 2-4 mm of white between the index and the card's edges
         index_x = float(rng.uniform(1.8, 3.5) + 0.6 * rank_h * rank_aspect)
+        fonts = system_fonts()
         return cls(
             width_mm=57.0 if bridge else 63.0,
             height_mm=float(rng.uniform(86.0, 89.0)),
@@ -94,6 +101,8 @@ class DeckStyle:
             red=(int(rng.integers(0, 70)), int(rng.integers(0, 50)), int(rng.integers(150, 240))),
             black=tuple([int(rng.integers(0, 60))] * 3),
             court_frame=bool(rng.random() < 0.8),
+            ttf=int(rng.integers(len(fonts))) if fonts and rng.random() < 0.65 else -1,
+            squeeze=float(rng.uniform(0.75, 1.1)),
         )
 
 
@@ -125,6 +134,24 @@ def text_mask(text: str, font: int, thickness: float, width: int, height: int) -
     canvas = np.zeros((th + base + 4 * stroke + 20, tw + 4 * stroke + 20), np.uint8)
     cv2.putText(canvas, text, (2 * stroke + 10, th + 2 * stroke + 10), font, scale, 255, stroke, cv2.LINE_AA)
     return _fit(canvas, width, height)
+
+
+def glyph_mask(text: str, style: DeckStyle, height: int, hershey_width: int) -> np.ndarray:
+    """``text`` in the style's typeface, ``height`` px tall: a TrueType font at its own
+    proportions (times the style's squeeze, heavier or lighter at random), or a Hershey
+    font stretched to ``hershey_width``."""
+    if style.ttf >= 0:
+        fonts = system_fonts()
+        font = fonts[style.ttf % len(fonts)]
+        m = ttf.text_mask(font, text, 120, tracking=-0.04 if len(text) == 2 else 0.0)
+        if m is not None:
+            weight = int(round((style.thickness - 0.13) * 60))  # -4..+4 px at 120 px
+            if weight:
+                kernel = np.ones((abs(weight) + 1, abs(weight) + 1), np.uint8)
+                m = cv2.dilate(m, kernel) if weight > 0 else cv2.erode(m, kernel)
+            width = max(1, int(round(m.shape[1] * height / m.shape[0] * style.squeeze)))
+            return _fit(m, width, height)
+    return text_mask(text, style.font, style.thickness, hershey_width, height)
 
 
 def _fit(canvas: np.ndarray, width: int, height: int) -> np.ndarray:
@@ -212,7 +239,7 @@ def _draw_index(img: np.ndarray, code: str, style: DeckStyle, colour: tuple[int,
         step = letter_h * (1.0 + style.gap * 0.8)
         centres = []
         for i, ch in enumerate("JOKER"):
-            m = text_mask(ch, style.font, style.thickness, int(letter_w), int(letter_h))
+            m = glyph_mask(ch, style, int(letter_h), int(letter_w))
             y = top + i * step
             _ink(img, m, int(cx - m.shape[1] / 2), int(y), colour)
             centres.append(y + letter_h / 2)
@@ -222,8 +249,8 @@ def _draw_index(img: np.ndarray, code: str, style: DeckStyle, colour: tuple[int,
     text = RANK_TEXT.get(rank, rank)
     aspect = style.rank_aspect * (1.55 if len(text) == 2 else 1.0)
     rank_w = rank_h * aspect
-    m = text_mask(text, style.font, style.thickness, int(rank_w), int(rank_h))
-    _ink(img, m, int(cx - rank_w / 2), int(top), colour)
+    m = glyph_mask(text, style, int(rank_h), int(rank_w))
+    _ink(img, m, int(cx - m.shape[1] / 2), int(top), colour)
     suit_h = rank_h * style.suit_ratio
     suit_w = suit_h * float(rng.uniform(0.8, 0.95))
     suit_top = top + rank_h * (1 + style.gap)

@@ -105,8 +105,9 @@ def scene_patch_set(seed: int, rng: np.random.Generator, negatives: int = 60) ->
 
     pos = np.flatnonzero((rank >= 0) & (rank != NONE))
     neg = np.flatnonzero(rank == NONE)
-    if len(neg) > negatives:
-        neg = rng.choice(neg, negatives, replace=False)
+    most = min(negatives, 2 * len(pos) + 10)
+    if len(neg) > most:
+        neg = rng.choice(neg, most, replace=False)
     keep = np.concatenate([pos, neg]).astype(int)
     return PatchSet(cut_patches(rendered.image, props.subset(keep)), rank[keep].astype(np.int8),
                     suit[keep].astype(np.int8))

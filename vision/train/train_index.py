@@ -116,18 +116,31 @@ class Adam:
 
 # --- data and the loop -----------------------------------------------------------------------
 
-def _chunk(args: tuple[int, int, int]) -> PatchSet:
-    seed, index, samples = args
-    return build(seed * 100_003 + index, samples)
+SCENE_CHUNK = 10
 
 
-def make_data(seed: int, samples: int, workers: int) -> PatchSet:
-    jobs = [(seed, i, min(CHUNK, samples - i * CHUNK)) for i in range((samples + CHUNK - 1) // CHUNK)]
+def _chunk(args: tuple[str, int, int, int]) -> PatchSet:
+    kind, seed, index, count = args
+    if kind == "corners":
+        return build(seed * 100_003 + index, count)
+    from vision.train.scenes import TRAIN_SEED_BASE, scene_patch_set
+
+    rng = np.random.default_rng([seed, index])
+    first = TRAIN_SEED_BASE + seed * 100_003 + index * SCENE_CHUNK
+    return PatchSet.concat([scene_patch_set(first + k, rng) for k in range(count)])
+
+
+def make_data(seed: int, samples: int, workers: int, scenes: int = 0) -> PatchSet:
+    """Patches from ``samples`` corner samples and ``scenes`` rendered scenes (training seeds
+    only), built in fixed chunks so the result does not depend on ``workers``."""
+    jobs = [("corners", seed, i, min(CHUNK, samples - i * CHUNK)) for i in range((samples + CHUNK - 1) // CHUNK)]
+    jobs += [("scenes", seed, i, min(SCENE_CHUNK, scenes - i * SCENE_CHUNK))
+             for i in range((scenes + SCENE_CHUNK - 1) // SCENE_CHUNK)]
     if workers <= 1:
         parts = [_chunk(j) for j in jobs]
     else:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
-            parts = pool.map(_chunk, jobs)
+            parts = pool.map(_chunk, jobs, chunksize=1)
     return PatchSet.concat(parts)
 
 
@@ -182,6 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
     ap.add_argument("--samples", type=int, default=20_000, help="corner samples to draw for training")
+    ap.add_argument("--scenes", type=int, default=400, help="rendered scenes (training seeds) to add")
     ap.add_argument("--val-samples", type=int, default=3_000)
     ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--seed", type=int, default=1)
@@ -191,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     t0 = time.time()
-    data = make_data(args.seed, args.samples, args.workers)
+    data = make_data(args.seed, args.samples, args.workers, args.scenes)
     val = make_data(args.seed + 7919, args.val_samples, args.workers)
     n_index = int((data.rank != NONE).sum())
     print(f"data: {len(data)} patches ({n_index} indices) from {args.samples} samples, "

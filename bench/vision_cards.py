@@ -1,0 +1,248 @@
+"""Card reading: accuracy on held-out rendered scenes and on real photographs, speed and
+memory, with the classical contour + template reader measured on the same frames.
+
+    python bench/vision_cards.py [--scenes 60] [--speed-frames 20] [--skip-real]
+
+Figures are printed, never asserted. Speed is for one CPU core (OpenCV and BLAS limited to
+one thread before they load) and is shown next to the classical reader's on the same
+frames, as a ratio. Rendered scenes use seeds below vision.train.scenes.TRAIN_SEED_BASE,
+which training never uses.
+"""
+
+from __future__ import annotations
+
+import os
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[_var] = "1"
+
+import argparse  # noqa: E402
+import resource  # noqa: E402
+import statistics  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from dataclasses import dataclass  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from companion.cards import BACK  # noqa: E402
+from vision.cards.classical import ClassicalReader, templates_from_faces  # noqa: E402
+from vision.frame import Frame  # noqa: E402
+from vision.mat import mat_layout  # noqa: E402
+from vision.observation import CardSighting  # noqa: E402
+from vision.reader import CardReader  # noqa: E402
+from vision.render.faces import CardStyle, face_image  # noqa: E402
+from vision.render.scene import CardTruth, render  # noqa: E402
+from vision.render.synth import KINDS, random_scene  # noqa: E402
+from vision.render.table import TableState, down, table_scene  # noqa: E402
+from vision.train.scenes import TRAIN_SEED_BASE  # noqa: E402
+
+cv2.setNumThreads(1)
+
+
+# --- matching reported cards with the truth ---------------------------------------------------
+
+@dataclass
+class SceneTally:
+    isolated: int = 0
+    isolated_right: int = 0
+    fanned: int = 0
+    fanned_right: int = 0
+    sides: int = 0
+    sides_right: int = 0
+    extra: int = 0
+    empty_scenes: int = 0
+    empty_reports: int = 0
+
+    def add(self, other: SceneTally) -> None:
+        for k in self.__dataclass_fields__:
+            setattr(self, k, getattr(self, k) + getattr(other, k))
+
+
+def _card_width(t: CardTruth) -> float:
+    c = np.array(t.corners)
+    return float(np.hypot(*(c[1] - c[0])))
+
+
+def score_scene(truth: tuple[CardTruth, ...], cards: list[CardSighting]) -> SceneTally:
+    """Face-up cards with an index in view: isolated (nothing over them) or covered (fans,
+    overlaps); a reported card matches one when the corner it was read at lies within a
+    third of a card's width of one of its corners. Every card, face up or down, whose
+    centre a report lies near, counts for face-up vs face-down."""
+    tally = SceneTally()
+    used: set[int] = set()
+    reported = [np.array(c.corners) for c in cards]
+    for t in truth:
+        if t.flipping or t.lifted:
+            continue
+        tc = np.array(t.corners)
+        reach = _card_width(t) / 3
+        best, best_d = None, np.inf
+        for j, rc in enumerate(reported):
+            if j in used:
+                continue
+            if t.face_up:
+                d = float(np.min(np.hypot(*(tc - rc[0]).T)))
+            else:
+                d = float(np.hypot(*(tc.mean(0) - rc.mean(0))))
+            if d < reach and d < best_d:
+                best, best_d = j, d
+        if best is not None:
+            used.add(best)
+            tally.sides += 1
+            tally.sides_right += int((cards[best].code == BACK) == (not t.face_up))
+        if not t.face_up or max(t.index_visible) < 0.9:
+            continue
+        right = best is not None and cards[best].code == t.code
+        if t.covered:
+            tally.fanned += 1
+            tally.fanned_right += int(right)
+        else:
+            tally.isolated += 1
+            tally.isolated_right += int(right)
+    tally.extra = len(cards) - len(used)
+    return tally
+
+
+def rendered_accuracy(n: int) -> SceneTally:
+    total = SceneTally()
+    per_kind = {k: SceneTally() for k in KINDS}
+    for seed in range(n):
+        assert seed < TRAIN_SEED_BASE
+        kind = KINDS[seed % len(KINDS)]
+        scene = random_scene(seed, kind=kind)
+        r = render(scene)
+        obs = CardReader(scene.layout).read_image(r.image)
+        s = score_scene(r.truth, list(obs.cards))
+        total.add(s)
+        per_kind[kind].add(s)
+    # empty mats: every game's mat, nothing on it
+    for seed in range(max(3, n // 10)):
+        scene = random_scene(seed + 50_000)
+        r = render(table_scene(scene.layout, TableState(), camera=scene.camera, effects=scene.effects,
+                               mat_style=scene.mat_style))
+        obs = CardReader(scene.layout).read_image(r.image)
+        total.empty_scenes += 1
+        total.empty_reports += len(obs.cards)
+    for kind, s in per_kind.items():
+        print(f"  {kind:8} isolated {_pct(s.isolated_right, s.isolated)}  fanned/covered "
+              f"{_pct(s.fanned_right, s.fanned)}  face-up/down {_pct(s.sides_right, s.sides)}  extra {s.extra}")
+    return total
+
+
+def _pct(a: int, b: int) -> str:
+    return f"{100 * a / b:6.2f}% ({a}/{b})" if b else "   n/a"
+
+
+# --- real photographs ------------------------------------------------------------------------
+
+def real_accuracy() -> None:
+    from vision.train.realcards import Tally, photos, realcards_dir, score_photo
+
+    folder = realcards_dir()
+    if not folder.is_dir():
+        print(f"real photographs: skipped ({folder} not found)")
+        return
+    reader = CardReader()
+    dev, held = Tally(), Tally()
+    times = []
+    for ph in photos(folder):
+        image = cv2.imread(str(ph.path))
+        t0 = time.perf_counter()
+        obs = reader.read_image(image)
+        times.append(time.perf_counter() - t0)
+        s = score_photo(ph.cards, [(c.code, np.array(c.corners)) for c in obs.cards])
+        (held if ph.held_out else dev).add(s)
+    print(f"real photographs ({folder.name}), rank only:")
+    print(f"  dev split      {dev.summary()}")
+    print(f"  held-out split {held.summary()}")
+    print(f"  median {1000 * statistics.median(times):.0f} ms per photo")
+
+
+# --- speed ----------------------------------------------------------------------------------
+
+def speed_scenes(count: int) -> list[tuple[np.ndarray, object]]:
+    """1280x720 frames of a four-seat Crocodile table with 20 cards: each seat two up and
+    two down, three face up on the discard pile, one on the draw pile."""
+    layout = mat_layout("crocodile", 4, "a2")
+    frames = []
+    rng = np.random.default_rng(7)
+    codes = [r + s for s in "shdc" for r in "A23456789TJQK"]
+    for k in range(count):
+        pick = [codes[i] for i in rng.permutation(52)[:20]]
+        zones: dict[str, list] = {
+            f"seat{i}": [pick[4 * i], down(pick[4 * i + 1]), pick[4 * i + 2], down(pick[4 * i + 3])]
+            for i in range(4)
+        }
+        zones["discard"] = pick[16:19]
+        zones["draw"] = [down(pick[19])]
+        scene = table_scene(layout, TableState(zones=zones), seed=k)
+        frames.append((render(scene).image, scene))
+    return frames
+
+
+def speed(count: int) -> None:
+    frames = speed_scenes(count)
+    layout = frames[0][1].layout  # type: ignore[attr-defined]
+    deck = CardStyle()
+    faces = {f"{r}{s}": face_image(f"{r}{s}", deck) for r, s in zip("A23456789TJQK", "shdcshdcshdcs", strict=True)}
+    faces.update({f"A{s}": face_image(f"A{s}", deck) for s in "shdc"})
+    card_px = 88 * frames[0][1].camera.px_per_mm(*np.array(layout.size_mm) / 2)  # type: ignore[attr-defined]
+    area = card_px * card_px * 63 / 88
+    classical = ClassicalReader(templates_from_faces(faces), min_area=0.6 * area, max_area=1.6 * area)
+    reader = CardReader(layout)
+    learned, unchanged, baseline, found, found_classical = [], [], [], [], []
+    for image, _ in frames:
+        t0 = time.perf_counter()
+        obs = reader.read_image(image)
+        learned.append(time.perf_counter() - t0)
+        found.append(len(obs.cards))
+        t0 = time.perf_counter()
+        found_classical.append(len(classical.read(image)))
+        baseline.append(time.perf_counter() - t0)
+    # the same frame again and again: the gate sees nothing move after the first settle
+    follower = CardReader(layout)
+    image = frames[0][0]
+    for i in range(40):
+        t0 = time.perf_counter()
+        follower.read(Frame(image, t_ns=i, index=i, source="bench"))
+        if i >= 5:
+            unchanged.append(time.perf_counter() - t0)
+    ms = lambda xs: 1000 * statistics.median(xs)  # noqa: E731
+    print(f"speed, {len(frames)} frames 1280x720 with 20 cards, one core:")
+    print(f"  learned reader, scene changed : median {ms(learned):6.1f} ms  (cards reported: median "
+          f"{statistics.median(found):.0f})")
+    print(f"  learned reader, unchanged     : median {ms(unchanged):6.2f} ms")
+    print(f"  classical contour + template  : median {ms(baseline):6.1f} ms  (cards reported: median "
+          f"{statistics.median(found_classical):.0f})")
+    print(f"  ratio learned / classical     : {ms(learned) / ms(baseline):.2f}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--scenes", type=int, default=60)
+    ap.add_argument("--speed-frames", type=int, default=20)
+    ap.add_argument("--skip-real", action="store_true")
+    args = ap.parse_args(argv)
+    print(f"OpenCV {cv2.__version__}, numpy {np.__version__}, one thread")
+    t = rendered_accuracy(args.scenes)
+    print(f"rendered held-out scenes (seeds 0-{args.scenes - 1}):")
+    print(f"  isolated face-up cards right : {_pct(t.isolated_right, t.isolated)}")
+    print(f"  cards in fans / covered right: {_pct(t.fanned_right, t.fanned)}")
+    print(f"  face-up vs face-down right   : {_pct(t.sides_right, t.sides)}")
+    print(f"  reported cards matching none : {t.extra}")
+    print(f"  empty mats: {t.empty_reports} card(s) reported on {t.empty_scenes} empty mats")
+    if not args.skip_real:
+        real_accuracy()
+    speed(args.speed_frames)
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak RSS of this process (renderer included): {rss:.0f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

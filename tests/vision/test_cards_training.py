@@ -1,0 +1,76 @@
+"""The training data and the training loop (tiny runs: the real one is a script)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from vision.cards.net import NONE, RANK_CLASSES, SUIT_CLASSES, IndexNet, Shape
+from vision.cards.proposals import Proposals
+from vision.train.corners import TrueIndex, corner_sample
+from vision.train.dataset import IGNORE, build, code_labels, label
+from vision.train.train_index import main, make_data, train
+
+
+def _props(rows: list[tuple[float, float, float, float, float]]) -> Proposals:
+    a = np.array(rows, float)
+    return Proposals(a[:, :2], a[:, 2:4], a[:, 4])
+
+
+def test_labels_right_wrong_and_left_out():
+    truth = [TrueIndex("Qh", np.array([50.0, 50.0]), np.array([0.0, 1.0]), 10.0),
+             TrueIndex("7c", np.array([150.0, 50.0]), np.array([0.0, 1.0]), 10.0, whole=False)]
+    props = _props([
+        (51, 51, 0, 1, 10),      # on the queen: right
+        (50, 50, 0, -1, 10),     # the queen upside down: not an index
+        (56, 50, 0.8, 0.6, 10),  # half a span off and askew: neither, left out
+        (90, 90, 0, 1, 10),      # elsewhere: not an index
+        (150, 52, 0, 1, 10),     # on the half-hidden seven: left out
+    ])
+    rank, suit = label(props, truth)
+    assert rank[0] == RANK_CLASSES.index("Q") and suit[0] == SUIT_CLASSES.index("h")
+    assert rank[1] == NONE and suit[1] == IGNORE
+    assert rank[2] == IGNORE
+    assert rank[3] == NONE
+    assert rank[4] == IGNORE
+
+
+def test_joker_has_no_suit():
+    assert code_labels("JOKER") == (RANK_CLASSES.index("JOKER"), IGNORE)
+    assert code_labels("Td") == (RANK_CLASSES.index("T"), SUIT_CLASSES.index("d"))
+
+
+def test_corner_samples_carry_their_truth():
+    rng = np.random.default_rng(4)
+    for _ in range(5):
+        s = corner_sample(rng)
+        assert s.image.shape == (128, 128, 3) and s.image.dtype == np.uint8
+        assert s.indices, "the target card's index is always at least partly in view"
+        for t in s.indices:
+            assert abs(np.hypot(*t.down) - 1) < 1e-6 and t.span > 2
+
+
+def test_the_same_seed_gives_the_same_patches():
+    a, b = build(11, 3), build(11, 3)
+    assert len(a) > 0
+    np.testing.assert_array_equal(a.patches, b.patches)
+    np.testing.assert_array_equal(a.rank, b.rank)
+    assert (a.rank != NONE).any() and (a.rank == NONE).any()
+
+
+def test_a_short_training_run_learns_something_and_saves(tmp_path: Path):
+    data = make_data(seed=3, samples=40, workers=1)
+    net = train(data, Shape(channels=(4, 8, 8), hidden=16), epochs=2, seed=0, batch=32, log=lambda m: None)
+    assert isinstance(net, IndexNet)
+    out = tmp_path / "w.npz"
+    net.save(out)
+    IndexNet.load(out)
+
+
+def test_the_script_writes_loadable_weights(tmp_path: Path, capsys):
+    out = tmp_path / "net.npz"
+    assert main(["--out", str(out), "--samples", "20", "--scenes", "0", "--val-samples", "10", "--epochs", "1",
+                 "--workers", "1", "--channels", "4,8,8", "--hidden", "16"]) == 0
+    assert IndexNet.load(out).shape.channels == (4, 8, 8)
+    assert "wrote" in capsys.readouterr().out

@@ -1,0 +1,104 @@
+"""CardReader: frames of the rendered table in, observations out."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from companion.cards import BACK
+from vision.cards.annotate import annotate, annotate_jpeg
+from vision.frame import Frame
+from vision.mat import mat_layout
+from vision.reader import CardReader, changed_zones
+from vision.render.camera import overhead_camera
+from vision.render.scene import CardPlacement, Scene, render
+from vision.render.table import TableState, down, table_scene
+
+
+@pytest.fixture(scope="module")
+def croc():
+    return mat_layout("crocodile", 4, "a2")
+
+
+@pytest.fixture(scope="module")
+def crapo():
+    return mat_layout("crapo", None, "a2")
+
+
+def _codes(obs, zone):
+    return sorted(str(c.code) for c in obs.in_zone(zone))
+
+
+def test_a_dealt_table_is_read_card_by_card(croc):
+    state = TableState(zones={
+        "seat0": ["7h", down("Kd"), "2c", down()],
+        "seat2": [down(), down(), "Js", "Td"],
+        "discard": ["9s", "Qh"],
+        "draw": [down()] * 5,
+    })
+    obs = CardReader(croc).read_image(render(table_scene(croc, state, seed=3)).image)
+    assert obs.calibration == "fresh"
+    assert _codes(obs, "seat0/slot0") == ["7h"]
+    assert _codes(obs, "seat0/slot1") == [BACK]
+    assert _codes(obs, "seat0/slot2") == ["2c"]
+    assert _codes(obs, "seat0/slot3") == [BACK]
+    assert _codes(obs, "seat2") == sorted([BACK, BACK, "Js", "Td"])
+    assert _codes(obs, "discard") == ["Qh"]  # the queen covers the nine
+    assert _codes(obs, "draw") == [BACK]
+    for card in obs.cards:
+        assert card.mat_xy is not None and 0.5 <= card.confidence <= 1.0
+
+
+def test_a_fanned_column_is_read_down_to_the_covered_cards(crapo):
+    column = ["Kh", "Qs", "Jd", "Tc", "9h", "8s"]
+    obs = CardReader(crapo).read_image(render(table_scene(crapo, TableState(zones={"tableau2": column}))).image)
+    cards = obs.in_zone("tableau2")
+    assert sorted(c.code for c in cards) == sorted(column)
+    covered = {c.code: c.covered for c in cards}
+    assert not covered["8s"]  # the last card lies on top
+    assert all(covered[code] for code in column[:-1])
+
+
+def test_an_empty_mat_has_no_cards(croc, crapo):
+    for layout in (croc, crapo):
+        obs = CardReader(layout).read_image(render(table_scene(layout, TableState())).image)
+        assert obs.cards == () and obs.calibration == "fresh"
+
+
+def test_without_a_mat_cards_have_no_zone():
+    cards = (CardPlacement("As", 60, 60, 20), CardPlacement("5d", 150, 60, -70))
+    scene = Scene(camera=overhead_camera((220.0, 130.0), (800, 480)), cards=cards, mat_size_mm=(220.0, 130.0))
+    obs = CardReader().read_image(render(scene).image)
+    assert sorted(c.code for c in obs.cards) == ["5d", "As"]
+    assert all(c.zone is None and c.mat_xy is None for c in obs.cards)
+    assert obs.calibration == "none"
+
+
+def test_following_a_camera_reads_again_only_when_the_table_settles(croc):
+    before = render(table_scene(croc, TableState(zones={"discard": ["4c"], "seat1": ["Ah"]}), seed=1)).image
+    after = render(table_scene(croc, TableState(zones={"discard": ["4c", "6d"], "seat1": ["Ah"]}), seed=1)).image
+    reader = CardReader(croc)
+    frames = [before] * 5 + [after] * 5
+    seen = []
+    for i, image in enumerate(frames):
+        seen.append(reader.read(Frame(image, t_ns=1000 * i, index=i, source="test")))
+    settled = [o for o in seen if o.changed_zones]
+    assert _codes(seen[4], "discard") == ["4c"]
+    assert _codes(seen[-1], "discard") == ["6d"]
+    assert settled[-1].changed_zones == ("discard",)
+    assert seen[-1].frame_index == 9 and seen[-1].t_ns == 9000
+
+
+def test_changed_zones_compares_contents(croc):
+    image = render(table_scene(croc, TableState(zones={"discard": ["4c"]}))).image
+    obs = CardReader(croc).read_image(image)
+    assert changed_zones(obs, obs) == ()
+
+
+def test_annotated_picture(croc):
+    image = render(table_scene(croc, TableState(zones={"discard": ["4c"]}))).image
+    obs = CardReader(croc).read_image(image)
+    drawn = annotate(image, obs)
+    assert drawn.shape == image.shape and (drawn != image).any()
+    assert annotate_jpeg(image, obs)[:2] == b"\xff\xd8"
+    assert not np.shares_memory(drawn, image)

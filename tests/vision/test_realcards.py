@@ -1,0 +1,77 @@
+"""Scoring on the real photographs of ../shared/realcards (the photos are never copied
+here: tests that need them skip when the folder is absent)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.train.realcards import LabelError, LabelledCard, photos, read_labels, realcards_dir, score_photo
+
+HAVE_PHOTOS = realcards_dir().is_dir()
+needs_photos = pytest.mark.skipif(not HAVE_PHOTOS, reason=f"real photographs not found at {realcards_dir()}")
+
+
+def _box(x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], float)
+
+
+def test_score_matches_one_to_one_and_counts_ranks():
+    labels = (LabelledCard("K", (0, 0, 100, 140)), LabelledCard("9", (200, 0, 300, 140)))
+    reported = [("Kh", _box(2, 3, 98, 139)), ("9s", _box(210, 5, 290, 130)), ("Qd", _box(400, 0, 500, 140))]
+    s = score_photo(labels, reported)
+    assert (s.labelled, s.found, s.right, s.extra) == (2, 2, 2, 1)
+
+
+def test_wrong_rank_is_found_but_not_right():
+    s = score_photo((LabelledCard("A", (0, 0, 100, 140)),), [("4s", _box(0, 0, 100, 140))])
+    assert (s.found, s.right, s.extra) == (1, 0, 0)
+
+
+def test_two_reports_of_one_card_count_once():
+    s = score_photo((LabelledCard("J", (0, 0, 100, 140)),), [("Jc", _box(0, 0, 100, 140)), ("Jc", _box(5, 5, 95, 135))])
+    assert (s.found, s.right, s.extra) == (1, 1, 1)
+
+
+def test_a_card_read_at_its_corner_matches_even_with_a_guessed_outline():
+    # only the index corner lies in the box; the outline guessed from it runs far outside
+    s = score_photo((LabelledCard("T", (100, 100, 160, 190)),), [("Td", _box(102, 104, 400, 500))])
+    assert s.right == 1
+
+
+def test_malformed_labels_name_the_file(tmp_path: Path):
+    bad = tmp_path / "x.xml"
+    bad.write_text("<annotation><object><name>joker</name></object></annotation>")
+    with pytest.raises(LabelError, match=r"x\.xml.*joker"):
+        read_labels(bad)
+    bad.write_text("<annotation><object>")
+    with pytest.raises(LabelError, match="malformed"):
+        read_labels(bad)
+
+
+@pytest.mark.realcards
+@needs_photos
+def test_the_photos_and_their_split():
+    all_photos = photos()
+    assert len(all_photos) >= 290
+    held = [p for p in all_photos if p.held_out]
+    assert 0.2 < len(held) / len(all_photos) < 0.3
+    assert all(c.rank in "9TJQKA" for p in all_photos for c in p.cards)
+
+
+@pytest.mark.realcards
+@needs_photos
+def test_reader_finds_most_held_out_cards_with_their_rank():
+    from vision.reader import CardReader
+    from vision.train.realcards import Tally
+
+    reader = CardReader()
+    tally = Tally()
+    for ph in [p for p in photos() if p.held_out][:16]:
+        obs = reader.read_image(cv2.imread(str(ph.path)))
+        tally.add(score_photo(ph.cards, [(c.code, np.array(c.corners)) for c in obs.cards]))
+    assert tally.labelled >= 20
+    assert tally.right / tally.labelled >= 0.7, tally.summary()
