@@ -22,6 +22,9 @@ from typing import Any
 
 from companion.events import InputEvent
 from companion.live import LiveState
+from companion.refereeing.cabo import CaboTable, Effect
+from companion.refereeing.camera import SeatArea
+from companion.refereeing.setup import SetupError, TableSetup, parse_setup
 from companion.store import Store, StoredEvent
 
 log = logging.getLogger(__name__)
@@ -40,6 +43,8 @@ class Referee:
         session_id: int | None = None,
         clock: Callable[[], int] = time.monotonic_ns,
         demo: bool = False,
+        seat_areas: Callable[[str, int], Sequence[SeatArea]] | None = None,
+        admin_pin_hash: str = "",
     ) -> None:
         self.store = store
         self.table_name = table_name
@@ -57,6 +62,14 @@ class Referee:
         """Opens a slap window on the pads (a card landed on the discard pile)."""
         self.feedback: Any = None
         """LEDs and buzzer at the seats, when wired."""
+        self.seat_areas = seat_areas
+        """Where each seat's layout lies on the game's mat (for penalty cards), from vision."""
+        self.admin_pin_hash = admin_pin_hash
+        """From the config; overrides the PIN chosen at setup."""
+        self.table: CaboTable | None = None
+        self.camera_frame: dict[str, Any] | None = None
+        """What the camera saw last (frame number, calibration), for the page."""
+        self._replaying = False
 
         resumed = store.session(session_id) if session_id is not None else store.latest_unfinished_session()
         if resumed is None:
@@ -66,7 +79,11 @@ class Referee:
             self.session_id = resumed.id
             self.resumed = True
             self.seats = list(resumed.meta.get("seats", self.seats))
-            self._replay(store.iter_events(self.session_id))
+            self._replaying = True
+            try:
+                self._replay(store.iter_events(self.session_id))
+            finally:
+                self._replaying = False
         self._publish()
 
     # -- input -------------------------------------------------------------------------
@@ -96,6 +113,14 @@ class Referee:
                 handled += 1
 
     def _record_and_handle(self, event: InputEvent) -> None:
+        if event.kind == "setup" and self.table is not None:
+            # A new game at this table: the finished one goes to the history, and the
+            # new one gets its own session (its own event log from the setup on).
+            self.store.finish_session(self.session_id, self.table.result())
+            self.session_id = self.store.new_session(self.table_name, meta={"seats": self.seats})
+            self.table = None
+            self._recent.clear()
+            self.input_count = 0
         stored = self.store.append(
             self.session_id, INPUT_KIND_PREFIX + event.kind, event.to_json(), source=event.source, t_ns=event.t_ns
         )
@@ -107,22 +132,88 @@ class Referee:
             if item.kind.startswith(INPUT_KIND_PREFIX):
                 p = item.payload
                 event = InputEvent(p["source"], p["kind"], p["t_ns"], p.get("seat"), p.get("data", {}))
-                self._handle(event, item.seq, item.wall)
+                try:
+                    self._handle(event, item.seq, item.wall)
+                except Exception:  # a bug must not lose the table: skip the input, keep the rest
+                    log.exception("referee: replaying input %d (%s) failed", item.seq, item.kind)
 
     def _handle(self, event: InputEvent, seq: int, wall: float) -> None:
         self.input_count += 1
-        self._recent.appendleft(
-            {
-                "seq": seq,
-                "wall": wall,
-                "source": event.source,
-                # A pad press says which button ("call", "slap") in its data.
-                "kind": event.data.get("kind", event.kind) if event.kind == "press" else event.kind,
-                "seat": event.seat,
-                "seat_name": self.seat_name(event.seat),
-                "t_ns": event.t_ns,
+        if event.kind != "observation":
+            self._recent.appendleft(
+                {
+                    "seq": seq,
+                    "wall": wall,
+                    "source": event.source,
+                    # A pad press says which button ("call", "slap") in its data.
+                    "kind": event.data.get("kind", event.kind) if event.kind == "press" else event.kind,
+                    "seat": event.seat,
+                    "seat_name": self.seat_name(event.seat),
+                    "t_ns": event.t_ns,
+                }
+            )
+        if event.kind == "setup":
+            self._setup(event.data)
+            return
+        if event.kind == "observation":
+            self.camera_frame = {
+                "frame": event.data.get("frame_index"),
+                "calibration": event.data.get("calibration"),
+                "cards": len(event.data.get("cards", ())),
             }
-        )
+        if self.table is None:
+            return
+        effects = self.table.handle(event.kind, event.seat, event.t_ns, event.data)
+        if not self._replaying:
+            self._carry_out(effects)
+
+    def _setup(self, data: dict[str, Any]) -> None:
+        try:
+            setup = parse_setup(data)
+        except SetupError as exc:  # checked before it is stored; an old log may still hold one
+            log.error("referee: stored setup refused: %s", exc)
+            return
+        self.seats = list(setup.seats)
+        areas = self.seat_areas(setup.game, len(setup.seats)) if self.seat_areas else ()
+        self.table = CaboTable(setup, areas)
+        self.store.update_session(self.session_id, game=setup.game, meta={"seats": self.seats})
+
+    def _carry_out(self, effects: Sequence[Effect]) -> None:
+        for effect in effects:
+            try:
+                if effect.kind == "arm" and self.arm_slaps is not None:
+                    self.arm_slaps()
+                elif self.feedback is not None and effect.seat is not None and effect.kind == "light":
+                    self.feedback.light(effect.seat, 2.0)
+                elif self.feedback is not None and effect.seat is not None and effect.kind == "blink":
+                    self.feedback.blink(effect.seat)
+                elif self.feedback is not None and effect.kind == "beep":
+                    self.feedback.beep()
+            except Exception:  # a broken LED must not stop the game
+                log.exception("referee: %s failed", effect)
+
+    # -- commands from the page ------------------------------------------------------------
+
+    def check_setup(self, data: dict[str, Any]) -> TableSetup:
+        """Validate a setup before it is submitted (raises :class:`SetupError`)."""
+        return parse_setup(data)
+
+    def pin_ok(self, pin: str | None) -> bool:
+        """Admin actions (undo, next round, a new setup while a game runs) need the PIN:
+        the config's if set, else the one chosen at setup; no PIN set: anyone may."""
+        from companion.refereeing.setup import hash_pin
+
+        if self.admin_pin_hash:
+            return pin is not None and hash_pin(pin) == self.admin_pin_hash
+        return self.table is None or self.table.setup.pin_ok(pin)
+
+    def history(self, limit: int = 50) -> list[dict[str, Any]]:
+        """Finished games at this table, newest first."""
+        return [
+            {"session": s.id, "game": s.game, "name": s.name, "started": s.created_wall,
+             "finished": s.finished_wall, "result": s.result}
+            for s in self.store.sessions(limit) if s.finished_wall is not None and s.result
+        ]
 
     # -- the published state -----------------------------------------------------------
 
@@ -140,6 +231,8 @@ class Referee:
             "seats": [{"seat": i, "name": name} for i, name in enumerate(self.seats)],
             "inputs": self.input_count,
             "recent": list(self._recent),
+            "camera": self.camera_frame,
+            "game": self.table.public_state() if self.table is not None else None,
         }
 
     def _publish(self) -> None:

@@ -275,6 +275,7 @@ def explain(game: CaboGame, obs: TableObservation) -> Explanation:
         for zone in lifted:
             seat, slot = _zone_place(zone)
             row = list(settled[seat])
+            row.extend([False] * (slot + 1 - len(row)))  # a trailing slot (a penalty card) not read yet
             row[slot] = True
             settled[seat] = tuple(row)
         found = _search(game, dataclasses.replace(obs, slots=settled))

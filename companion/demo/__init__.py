@@ -1,0 +1,1 @@
+"""The demo: a simulated table played through the real referee, vision and pads."""

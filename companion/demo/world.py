@@ -1,0 +1,171 @@
+"""The demo's real table: where every card physically lies, known to the last card.
+
+The demo and the end-to-end tests need a table the referee can watch: a digital game
+(the truth, dealt from a seed, every card known) plus what hands do between its moves
+(a card lifted, a smacked card lying on the pile before the ruling, the loser of a race
+showing their card). :class:`TableWorld` holds both and says what a camera would see,
+either as a perfect reading (vision's JSON, for the referee's unit tests) or as a table
+state for the scene renderer (for the full pipeline: renderer -> vision -> referee).
+
+The referee never sees this object: it only gets frames (or readings) and pad presses.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.cards import BACK
+from companion.games.cabo.engine import CaboGame
+from vision.mat.layout import MatLayout
+from vision.render.scene import CardPlacement
+from vision.render.table import HandOver, TableState
+
+Place = tuple[int, int]
+LAYOUT_SLOTS = 4
+PENALTY_STEP_MM = 70.0
+CARD_MM = (63.0, 88.0)
+# Where a hand puts a card down is never quite where the last one lay: eight poses far
+# enough apart (mm, mm, degrees) for the camera to tell a card was replaced.
+POSES = tuple(
+    (5.0 * math.cos(math.radians(a)), 5.0 * math.sin(math.radians(a)), 4.0 * (1 if i % 2 else -1))
+    for i, a in enumerate(range(0, 360, 45))
+)
+
+
+@dataclass
+class Transient:
+    """What hands have done that the truth has not caught up with yet."""
+
+    lifted: set[Place] = field(default_factory=set)
+    """Slots whose card is in someone's hand."""
+    face_up: dict[Place, str] = field(default_factory=dict)
+    """Cards turned face up where they lie (a race loser's card, the reveal)."""
+    on_pile: list[str] = field(default_factory=list)
+    """Cards put on the discard pile that the truth has not ruled on yet."""
+    hands: list[HandOver] = field(default_factory=list)
+
+
+class TableWorld:
+    def __init__(self, game: CaboGame, layout: MatLayout) -> None:
+        self.game = game
+        self.layout = layout
+        self.transient = Transient()
+        self._placed: dict[str, tuple[int, int]] = {}
+
+    def pose(self, key: str, card_id: int, centre: tuple[float, float], facing: float) -> tuple[float, float, float]:
+        """Where the card ``card_id`` lies at ``key`` (a slot, a pile top): the pose changes
+        whenever another card is put there, and only then."""
+        cid, index = self._placed.get(key, (card_id, len(self._placed) % len(POSES)))
+        if cid != card_id:
+            index = (index + 3) % len(POSES)
+        self._placed[key] = (card_id, index)
+        dx, dy, da = POSES[index]
+        return centre[0] + dx, centre[1] + dy, facing + da
+
+    def settle(self) -> None:
+        """Hands off the table: it shows exactly the truth."""
+        self.transient = Transient()
+
+    # -- what lies where ---------------------------------------------------------------
+
+    def slots(self, seat: int) -> list[tuple[str, bool] | None]:
+        """Each slot of ``seat``: ``(code, face_up)`` or ``None`` when empty or lifted."""
+        t = self.game.table
+        out: list[tuple[str, bool] | None] = []
+        for slot, cid in enumerate(t.layouts[seat]):
+            place = (seat, slot)
+            if cid is None or place in self.transient.lifted:
+                out.append(None)
+                continue
+            card = t.cards[cid]
+            code = card.face.code if card.face is not None else BACK
+            shown = self.transient.face_up.get(place)
+            out.append((shown, True) if shown else (code, bool(card.face_up)))
+        return out
+
+    def pile(self) -> list[str]:
+        t = self.game.table
+        codes = [t.cards[cid].face.code for cid in t.discard if t.cards[cid].face is not None]
+        return codes + list(self.transient.on_pile)
+
+    def deck_size(self) -> int:
+        return len(self.game.table.deck)
+
+    def penalty_xy(self, seat: int, index: int) -> tuple[float, float]:
+        """Where seat's penalty card ``index`` (slot 4 + index) lies on the mat: beside the
+        seat's layout, on the side away from the piles when there is room."""
+        area = self.layout.zone(f"seat{seat}").rect
+        width, _height = self.layout.size_mm
+        left_room = area.x
+        right_room = width - (area.x + area.w)
+        step = PENALTY_STEP_MM * (index + 1)
+        x = area.x - step + 30.0 if left_room >= right_room else area.x + area.w + step - 30.0
+        return (x, area.y + area.h / 2)
+
+    # -- a perfect camera --------------------------------------------------------------
+
+    def placements(self) -> list[tuple[str | None, str, bool, tuple[float, float, float], bool]]:
+        """Every visible card: ``(zone, code, face_up, (x, y, angle), covered)``, bottom
+        to top; ``zone`` is ``None`` for a penalty card beside its seat."""
+        t = self.game.table
+        out: list[tuple[str | None, str, bool, tuple[float, float, float], bool]] = []
+        if t.deck:
+            zone = self.layout.zone("draw")
+            out.append(("draw", BACK, False, self.pose("draw", t.deck[-1], zone.rect.centre, zone.facing), False))
+        pile = self.pile()
+        zone = self.layout.zone("discard")
+        for i, code in enumerate(pile[-3:]):
+            last = i == len(pile[-3:]) - 1
+            key = len(pile) - len(pile[-3:]) + i
+            out.append(("discard", code, True, self.pose(f"discard{key}", key, zone.rect.centre, zone.facing),
+                        not last))
+        for seat in range(len(self.game.players)):
+            facing = float(self.layout.zone(f"seat{seat}").facing)
+            for slot, item in enumerate(self.slots(seat)):
+                if item is None:
+                    continue
+                code, face_up = item
+                cid = t.layouts[seat][slot]
+                assert cid is not None
+                if slot < LAYOUT_SLOTS:
+                    name = f"seat{seat}/slot{slot}"
+                    pose = self.pose(name, cid, self.layout.zone(name).rect.centre, facing)
+                    out.append((name, code, face_up, pose, False))
+                else:
+                    x, y = self.penalty_xy(seat, slot - LAYOUT_SLOTS)
+                    out.append((None, code, face_up, self.pose(f"seat{seat}/slot{slot}", cid, (x, y), facing), False))
+        return out
+
+    def reading(self, frame_index: int = 0, t_ns: int = 0) -> dict[str, Any]:
+        """What a perfect camera would report: vision's Observation JSON (corners in mm)."""
+        cards = []
+        for zone, code, face_up, (x, y, angle), covered in self.placements():
+            cards.append({"code": code if face_up else BACK, "confidence": 1.0, "zone": zone, "covered": covered,
+                          "mat_xy": [x, y], "corners": _corners(x, y, angle), "alternatives": []})
+        return {"t_ns": t_ns, "frame_index": frame_index, "calibration": "fresh", "stable": True,
+                "changed_zones": [], "cards": cards, "extras": {}}
+
+    # -- for the renderer --------------------------------------------------------------
+
+    def table_state(self, extra_hands: Iterable[HandOver] = ()) -> TableState:
+        """The table for the scene renderer: every card at its pose, hands over it."""
+        loose = [CardPlacement(code, x, y, angle, face_up=face_up)
+                 for _zone, code, face_up, (x, y, angle), _covered in self.placements()]
+        return TableState(zones={}, hands=[*self.transient.hands, *extra_hands], loose=loose)
+
+
+def _corners(x: float, y: float, angle: float) -> list[list[float]]:
+    """A card's corners on the mat, clockwise from its top-left, at rotation ``angle``."""
+    a = math.radians(angle)
+    ux, uy = math.cos(a), math.sin(a)
+    vx, vy = -uy, ux
+    w, h = CARD_MM[0] / 2, CARD_MM[1] / 2
+    return [[x + sx * w * ux + sy * h * vx, y + sx * w * uy + sy * h * vy]
+            for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+
+
+def slot_zones(zones: Mapping[str, Any]) -> list[str]:
+    return [name for name in zones if "/slot" in name]

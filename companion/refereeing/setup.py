@@ -1,0 +1,92 @@
+"""What the players choose before a game: the game, the seats and their names, the house
+rules, the match target and the admin PIN. Sent from the setup page, stored as an input,
+validated here so a bad choice is refused with a clear message before anything starts."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.games import GAMES, game_class
+from companion.games.options import HouseRuleError, resolve_house_rules
+
+REFEREED_GAMES = ("crocodile", "recall")
+"""Games the live referee follows end to end today (the others have engines and records)."""
+PIN = re.compile(r"^\d{4,12}$")
+
+
+class SetupError(ValueError):
+    """A setup the table cannot start with; names the field."""
+
+    def __init__(self, field_name: str, message: str) -> None:
+        self.field = field_name
+        super().__init__(f"{field_name}: {message}")
+
+
+def hash_pin(pin: str) -> str:
+    """The PIN as stored (the event log is readable by anyone with the SD card)."""
+    return hashlib.sha256(("table-companion:" + pin).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class TableSetup:
+    game: str
+    seats: tuple[str, ...]
+    house_rules: Mapping[str, Any] = field(default_factory=dict)
+    dealer: int = 0
+    pin_hash: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "seats": list(self.seats),
+            "house_rules": dict(self.house_rules),
+            "dealer": self.dealer,
+            "pin_hash": self.pin_hash,
+        }
+
+    def public(self) -> dict[str, Any]:
+        out = self.to_json()
+        del out["pin_hash"]
+        out["pin_set"] = bool(self.pin_hash)
+        return out
+
+    def pin_ok(self, pin: str | None) -> bool:
+        return not self.pin_hash or (pin is not None and hash_pin(pin) == self.pin_hash)
+
+
+def parse_setup(data: Mapping[str, Any]) -> TableSetup:
+    """Validate a setup (from the page, or the stored input) into a :class:`TableSetup`.
+    ``pin`` (digits) is hashed; a stored setup carries ``pin_hash`` instead."""
+    game = data.get("game")
+    if game not in GAMES:
+        raise SetupError("game", f"{game!r} is not one of {', '.join(GAMES)}")
+    if game not in REFEREED_GAMES:
+        raise SetupError("game", f"the live referee follows {', '.join(REFEREED_GAMES)} so far; "
+                                 f"{game} can be replayed from records ('companion replay')")
+    seats = data.get("seats")
+    if not isinstance(seats, list) or not all(isinstance(s, str) and s.strip() for s in seats):
+        raise SetupError("seats", "a list of seat names")
+    cls = game_class(game)
+    if not cls.MIN_PLAYERS <= len(seats) <= cls.MAX_PLAYERS:
+        raise SetupError("seats", f"{game} takes {cls.MIN_PLAYERS} to {cls.MAX_PLAYERS} players, not {len(seats)}")
+    rules = data.get("house_rules") or {}
+    if not isinstance(rules, Mapping):
+        raise SetupError("house_rules", "an object of option: value")
+    try:
+        resolve_house_rules(cls.HOUSE_RULES, rules)
+    except HouseRuleError as exc:
+        raise SetupError("house_rules", str(exc)) from None
+    dealer = data.get("dealer", 0)
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < len(seats):
+        raise SetupError("dealer", f"a seat from 0 to {len(seats) - 1}")
+    pin_hash = data.get("pin_hash", "")
+    pin = data.get("pin")
+    if pin:
+        if not isinstance(pin, str) or not PIN.match(pin):
+            raise SetupError("pin", "4 to 12 digits")
+        pin_hash = hash_pin(pin)
+    return TableSetup(game, tuple(s.strip() for s in seats), dict(rules), dealer, str(pin_hash or ""))
