@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from flask import Blueprint, Response, current_app, jsonify
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from web import get_referee
 
@@ -59,3 +59,93 @@ def events() -> Response:
         mimetype="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )
+
+
+# -- commands: every one goes to the referee as an input from a phone ------------------
+
+
+def _submit(kind: str, data: dict, seat: int | None = None) -> None:
+    from companion.events import InputEvent
+
+    referee = get_referee()
+    referee.submit(InputEvent("phone", kind, referee.clock(), seat, data))
+
+
+def _body() -> dict:
+    body = request.get_json(silent=True)
+    return body if isinstance(body, dict) else {}
+
+
+def _refused(message: str, status: int) -> tuple[Response, int]:
+    return jsonify({"error": message}), status
+
+
+@bp.post("/api/setup")
+def setup() -> Response | tuple[Response, int]:
+    """Start a game: ``{"game", "seats": [names], "house_rules": {}, "dealer": 0, "pin": "1234"}``.
+    Replacing a running game needs its admin PIN (``admin_pin``)."""
+    from companion.refereeing.setup import SetupError
+
+    body = _body()
+    referee = get_referee()
+    if referee.table is not None and not referee.pin_ok(body.get("admin_pin")):
+        return _refused("a game is running: its admin PIN is needed to start another", 403)
+    try:
+        parsed = referee.check_setup(body)
+    except SetupError as exc:
+        return _refused(str(exc), 400)
+    _submit("setup", parsed.to_json())
+    return jsonify({"ok": True})
+
+
+@bp.post("/api/answer")
+def answer() -> Response | tuple[Response, int]:
+    """Answer the referee's question: ``{"question": id, "option": index}``."""
+    body = _body()
+    if not isinstance(body.get("question"), int) or not isinstance(body.get("option"), int):
+        return _refused("answer with {question: id, option: index}", 400)
+    _submit("answer", {"question": body["question"], "option": body["option"]})
+    return jsonify({"ok": True})
+
+
+def _admin(kind: str) -> Response | tuple[Response, int]:
+    body = _body()
+    referee = get_referee()
+    if referee.table is None:
+        return _refused("no game is running", 409)
+    if not referee.pin_ok(body.get("pin")):
+        return _refused("wrong admin PIN", 403)
+    _submit(kind, {})
+    return jsonify({"ok": True})
+
+
+@bp.post("/api/undo")
+def undo() -> Response | tuple[Response, int]:
+    """Undo the last action (admin: ``{"pin": "1234"}``)."""
+    return _admin("undo")
+
+
+@bp.post("/api/next-round")
+def next_round() -> Response | tuple[Response, int]:
+    """Deal the next round of the match (admin: ``{"pin": "1234"}``)."""
+    return _admin("next_round")
+
+
+@bp.get("/api/history")
+def history() -> Response:
+    """Finished games at this table, newest first."""
+    return jsonify({"games": get_referee().history()})
+
+
+@bp.get("/api/games")
+def games() -> Response:
+    """What the setup page offers: the refereed games, their seat limits and house rules."""
+    from companion.games import game_class
+    from companion.refereeing.setup import REFEREED_GAMES
+
+    out = []
+    for name in REFEREED_GAMES:
+        cls = game_class(name)
+        out.append({"name": name, "min_players": cls.MIN_PLAYERS, "max_players": cls.MAX_PLAYERS,
+                    "house_rules": [rule.to_json() for rule in cls.HOUSE_RULES]})
+    return jsonify({"games": out})

@@ -102,3 +102,52 @@ def test_create_app_without_a_referee_opens_the_database(tmp_path):
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.sqlite3")})
     assert app.test_client().get("/healthz").get_json()["ok"] is True
     assert (tmp_path / "t.sqlite3").exists()
+
+
+SETUP = {"game": "crocodile", "seats": ["Ann", "Bob", "Cid"], "pin": "2468"}
+
+
+def test_setup_starts_a_game_and_the_state_shows_it(client, referee):
+    response = client.post("/api/setup", json=SETUP, headers=SAME_ORIGIN)
+    assert response.status_code == 200
+    referee.process_pending()
+    game = client.get("/api/state").get_json()["state"]["game"]
+    assert game["game"] == "crocodile" and game["view"]["phase"] == "deal"
+    assert game["setup"]["pin_set"] is True and "pin_hash" not in str(game)
+
+
+def test_a_bad_setup_is_refused_with_the_field_named(client, referee):
+    bad = client.post("/api/setup", json={**SETUP, "seats": ["Solo"]}, headers=SAME_ORIGIN)
+    assert bad.status_code == 400 and bad.get_json()["error"].startswith("seats:")
+    bad = client.post("/api/setup", json={**SETUP, "house_rules": {"tie_break": "dice"}}, headers=SAME_ORIGIN)
+    assert bad.status_code == 400 and "tie_break" in bad.get_json()["error"]
+    assert referee.process_pending() == 0
+
+
+def test_admin_actions_need_the_pin(client, referee):
+    client.post("/api/setup", json=SETUP, headers=SAME_ORIGIN)
+    referee.process_pending()
+    assert client.post("/api/undo", json={"pin": "0000"}, headers=SAME_ORIGIN).status_code == 403
+    assert client.post("/api/undo", json={}, headers=SAME_ORIGIN).status_code == 403
+    assert client.post("/api/undo", json={"pin": "2468"}, headers=SAME_ORIGIN).status_code == 200
+    again = client.post("/api/setup", json={**SETUP, "seats": ["X", "Y"]}, headers=SAME_ORIGIN)
+    assert again.status_code == 403
+    ok = client.post("/api/setup", json={**SETUP, "seats": ["X", "Y"], "admin_pin": "2468"}, headers=SAME_ORIGIN)
+    assert ok.status_code == 200
+
+
+def test_a_new_game_sends_the_old_one_to_the_history(client, referee):
+    client.post("/api/setup", json=SETUP, headers=SAME_ORIGIN)
+    referee.process_pending()
+    client.post("/api/setup", json={**SETUP, "admin_pin": "2468"}, headers=SAME_ORIGIN)
+    referee.process_pending()
+    games = client.get("/api/history").get_json()["games"]
+    assert len(games) == 1 and games[0]["game"] == "crocodile"
+    assert games[0]["result"]["players"] == ["Ann", "Bob", "Cid"]
+
+
+def test_games_lists_house_rules_with_their_defaults(client):
+    games = {g["name"]: g for g in client.get("/api/games").get_json()["games"]}
+    rules = {r["name"]: r for r in games["crocodile"]["house_rules"]}
+    assert rules["tie_break"]["default"] == "fewer_cards" and rules["tie_break"]["gap"] == "CR-G16"
+    assert games["recall"]["max_players"] == 8
