@@ -18,6 +18,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from companion.events import InputEvent
@@ -31,6 +32,14 @@ log = logging.getLogger(__name__)
 
 RECENT_INPUTS = 30
 INPUT_KIND_PREFIX = "input."
+
+
+@dataclass(frozen=True)
+class _Status:
+    """News for the page that is not a game input (the camera's state): shown, never stored."""
+
+    key: str
+    value: dict[str, Any]
 
 
 class Referee:
@@ -52,7 +61,7 @@ class Referee:
         self.clock = clock
         self.demo = demo
         self.live = LiveState()
-        self._inbox: queue.Queue[InputEvent | None] = queue.Queue()
+        self._inbox: queue.Queue[InputEvent | _Status | None] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._recent: deque[dict[str, Any]] = deque(maxlen=RECENT_INPUTS)
         self.input_count = 0
@@ -67,8 +76,10 @@ class Referee:
         self.admin_pin_hash = admin_pin_hash
         """From the config; overrides the PIN chosen at setup."""
         self.table: CaboTable | None = None
-        self.camera_frame: dict[str, Any] | None = None
-        """What the camera saw last (frame number, calibration), for the page."""
+        self.camera: dict[str, Any] | None = None
+        """The camera's state for the page: live / stalled / gone, the picture's version."""
+        self.camera_picture: Callable[[], tuple[int, bytes | None]] | None = None
+        """The latest annotated picture (set by the composition root when a camera runs)."""
         self._replaying = False
 
         resumed = store.session(session_id) if session_id is not None else store.latest_unfinished_session()
@@ -100,17 +111,33 @@ class Referee:
             raise RuntimeError("no simulated seat pads: the table is not in demo mode")
         self.press_simulator(seat, button)
 
+    def camera_status(self, status: dict[str, Any]) -> None:
+        """From the camera's thread: its state for the page (not stored, not a game input)."""
+        self._inbox.put(_Status("camera", status))
+
+    def current_setup(self) -> TableSetup | None:
+        """The game being played (any thread may ask)."""
+        table = self.table
+        return table.setup if table is not None else None
+
     def process_pending(self) -> int:
-        """Handle every queued input now, in this thread. Returns how many."""
+        """Handle every queued input now, in this thread. Returns how many inputs."""
         handled = 0
         while True:
             try:
                 event = self._inbox.get_nowait()
             except queue.Empty:
                 return handled
-            if event is not None:
+            if isinstance(event, _Status):
+                self._status(event)
+            elif event is not None:
                 self._record_and_handle(event)
                 handled += 1
+
+    def _status(self, status: _Status) -> None:
+        if status.key == "camera":
+            self.camera = {**(self.camera or {}), **status.value}
+        self._publish()
 
     def _record_and_handle(self, event: InputEvent) -> None:
         if event.kind == "setup" and self.table is not None:
@@ -155,12 +182,6 @@ class Referee:
         if event.kind == "setup":
             self._setup(event.data)
             return
-        if event.kind == "observation":
-            self.camera_frame = {
-                "frame": event.data.get("frame_index"),
-                "calibration": event.data.get("calibration"),
-                "cards": len(event.data.get("cards", ())),
-            }
         if self.table is None:
             return
         effects = self.table.handle(event.kind, event.seat, event.t_ns, event.data)
@@ -231,7 +252,7 @@ class Referee:
             "seats": [{"seat": i, "name": name} for i, name in enumerate(self.seats)],
             "inputs": self.input_count,
             "recent": list(self._recent),
-            "camera": self.camera_frame,
+            "camera": self.camera,
             "game": self.table.public_state() if self.table is not None else None,
         }
 
@@ -252,7 +273,10 @@ class Referee:
             if event is None:
                 return
             try:
-                self._record_and_handle(event)
+                if isinstance(event, _Status):
+                    self._status(event)
+                else:
+                    self._record_and_handle(event)
             except Exception:  # one bad input must not stop the table
                 log.exception("referee: failed to handle %s", event)
 

@@ -27,6 +27,17 @@ def state() -> Response:
     )
 
 
+@bp.get("/camera.jpg")
+def camera_picture() -> Response | tuple[Response, int]:
+    """What the camera saw last, every card outlined and labelled (encoded once per
+    change, whoever asks)."""
+    provider = get_referee().camera_picture
+    picture = provider()[1] if provider is not None else None
+    if picture is None:
+        return jsonify({"error": "no camera picture yet"}), 404
+    return Response(picture, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
 @bp.get("/healthz")
 def healthz() -> Response:
     referee = get_referee()

@@ -1,0 +1,131 @@
+"""The camera's thread: frames in, stable readings to the referee, a picture for the page.
+
+Reads frames from a source (picamera2, a webcam, a replay, the demo's renderer), lets
+vision read them (``CardReader.read`` only re-reads when the table settled into a new
+state), and hands the referee each stable reading that changed something. The mat's
+layout follows the game being played. Every few seconds, and whenever the reading
+changes, the frame with every card outlined and labelled is encoded once as a JPEG that
+every phone fetches (``GET /camera.jpg``).
+
+A camera that stalls or vanishes is reported on the page, never waited on forever.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from companion.events import InputEvent
+from vision.cards.annotate import annotate_jpeg
+from vision.mat.layout import MatLayout
+from vision.reader import CardReader
+from vision.sources.base import EndOfStream, FrameSource, SourceError, SourceStalled
+
+log = logging.getLogger(__name__)
+
+PICTURE_EVERY_S = 2.0
+
+
+class CameraLoop:
+    def __init__(
+        self,
+        source: FrameSource,
+        referee: Any,
+        layout_for: Callable[[str, int], MatLayout],
+        *,
+        read_timeout_s: float = 2.0,
+    ) -> None:
+        self.source = source
+        self.referee = referee
+        self.layout_for = layout_for
+        self.read_timeout_s = read_timeout_s
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._reader: CardReader | None = None
+        self._reader_for: tuple[str, int] | None = None
+        self._fresh = True
+        self._picture: bytes | None = None
+        self._picture_version = 0
+        self._picture_at = 0.0
+        self._lock = threading.Lock()
+        self.frames = 0
+        self.readings = 0
+
+    # -- the picture -------------------------------------------------------------------
+
+    def picture(self) -> tuple[int, bytes | None]:
+        with self._lock:
+            return self._picture_version, self._picture
+
+    # -- one frame ---------------------------------------------------------------------
+
+    def _reader_for_game(self) -> CardReader | None:
+        setup = self.referee.current_setup()
+        key = (setup.game, len(setup.seats)) if setup is not None else ("crocodile", 4)
+        if key != self._reader_for:
+            self._reader = CardReader(self.layout_for(*key))
+            self._reader_for = key
+            self._fresh = True
+        return self._reader
+
+    def step(self) -> bool:
+        """Read and handle one frame. False when the source has ended or vanished."""
+        try:
+            frame = self.source.read(self.read_timeout_s)
+        except SourceStalled as exc:
+            self.referee.camera_status({"state": "stalled", "message": str(exc)})
+            return True
+        except EndOfStream:
+            self.referee.camera_status({"state": "ended", "message": "the replay is over"})
+            return False
+        except SourceError as exc:
+            log.error("camera: %s", exc)
+            self.referee.camera_status({"state": "gone", "message": str(exc)})
+            return False
+        self.frames += 1
+        reader = self._reader_for_game()
+        if reader is None:
+            return True
+        observation = reader.read(frame)
+        changed = observation.stable and (bool(observation.changed_zones) or self._fresh)
+        if changed:
+            self._fresh = False
+            self.readings += 1
+            self.referee.submit(InputEvent("camera", "observation", frame.t_ns, None, observation.to_json()))
+        now = time.monotonic()
+        if changed or now - self._picture_at >= PICTURE_EVERY_S:
+            jpeg = annotate_jpeg(frame.image, observation, quality=70)
+            with self._lock:
+                self._picture = jpeg
+                self._picture_version += 1
+                version = self._picture_version
+            self._picture_at = now
+            self.referee.camera_status({"state": "live", "picture": version, "frame": frame.index,
+                                        "calibration": observation.calibration, "stable": observation.stable})
+        return True
+
+    # -- the thread --------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                if not self.step():
+                    return
+            except Exception:  # a bad frame must not stop the camera
+                log.exception("camera: failed on a frame")
+                time.sleep(0.5)
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        close = getattr(self.source, "close", None)
+        if close is not None:
+            close()
