@@ -10,14 +10,20 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from companion.camera_loop import CameraLoop
 from companion.config import Config
 from companion.events import InputEvent
 from companion.paths import DB_NAME
 from companion.referee import Referee
+from companion.refereeing.camera import SeatArea, seat_areas
+from companion.refereeing.setup import hash_pin
 from companion.store import Store
 from hardware.arbiter import SlapResult
 from hardware.pads import PadEvent
 from hardware.table import open_table_pads
+from vision.mat.games import mat_layout
+from vision.mat.layout import PAPERS_MM, MatLayout, MatTooSmall
+from vision.sources import open_source
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +36,7 @@ class Table:
     app: Any
     data_dir: Path
     demo: bool
+    camera: Any = None
     simulated_pads: Any = None
     """Demo only: the simulated pads (keyboard and page press here)."""
     _closers: ExitStack = field(default_factory=ExitStack)
@@ -40,6 +47,19 @@ class Table:
         self.store.close()
 
 
+def mat_for(game: str, seats: int, paper: str = "auto") -> MatLayout:
+    """The mat a game is played on: on ``paper``, or (``auto``) the smallest paper that
+    holds the game's zones at real card size."""
+    if paper != "auto":
+        return mat_layout(game, seats, paper)
+    for name in sorted(PAPERS_MM, key=lambda p: PAPERS_MM[p][0] * PAPERS_MM[p][1]):
+        try:
+            return mat_layout(game, seats, name)
+        except MatTooSmall:
+            continue
+    raise MatTooSmall(f"{game} for {seats} seats fits on no listed paper")
+
+
 def assemble_table(config: Config, data_dir: Path, *, demo: bool = False) -> Table:
     """Open the store in ``data_dir``, resume or start the table session, wire the
     inputs and build the web app. In demo mode every input device is simulated, and
@@ -47,21 +67,51 @@ def assemble_table(config: Config, data_dir: Path, *, demo: bool = False) -> Tab
     from web import create_app
 
     store = Store(data_dir / DB_NAME, synchronous=config.store.synchronous)
+    paper = config.camera.mat_paper
+
+    def layout_for(game: str, seats: int) -> MatLayout:
+        return mat_for(game, seats, paper)
+
+    def areas_for(game: str, seats: int) -> list[SeatArea]:
+        return seat_areas([zone.to_json() for zone in layout_for(game, seats).zones])
+
     referee = Referee(
         store,
         table_name=config.table.name,
         seats=[seat.name for seat in config.seats],
         demo=demo,
+        seat_areas=areas_for,
+        admin_pin_hash=hash_pin(config.web.admin_pin) if config.web.admin_pin else "",
     )
     table = Table(config, store, referee, None, data_dir, demo)
     try:
         _wire_pads(table)
+        _wire_camera(table, layout_for)
         table.app = create_app({"TABLE_NAME": config.table.name, "DEMO": demo}, referee=referee)
     except BaseException:
         table.close()
         raise
     referee.start()
     return table
+
+
+def _wire_camera(table: Table, layout_for: Any) -> None:
+    """The camera: the configured source (picamera2, a webcam, a replay), or none. The
+    demo's camera is the director's renderer (wired by ``companion.demo``)."""
+    source_spec = table.config.camera.source
+    if table.demo or source_spec == "none":
+        return
+    source = open_source(source_spec)
+    start_camera(table, source, layout_for)
+
+
+def start_camera(table: Table, source: Any, layout_for: Any) -> CameraLoop:
+    loop = CameraLoop(source, table.referee, layout_for)
+    table.referee.camera_picture = loop.picture
+    table._closers.callback(loop.stop)
+    loop.start()
+    table.camera = loop
+    return loop
 
 
 def pad_input(item: Any) -> InputEvent:

@@ -77,6 +77,9 @@ class CameraConfig:
     width: int = 1280
     height: int = 720
     fps: float = 10.0
+    mat_paper: str = "auto"
+    """The paper the mat was printed on (``companion mat``); ``auto``: the smallest that
+    holds the game."""
 
 
 @dataclass(frozen=True)
@@ -180,6 +183,7 @@ SCHEMA: dict[str, dict[str, tuple[type | tuple[type, ...], Check | None]]] = {
         "width": (int, _range(160, 8000)),
         "height": (int, _range(120, 6000)),
         "fps": ((int, float), _range(0.5, 120)),
+        "mat_paper": (str, _pattern(re.compile(r"^(auto|a[0-3]|letter|\d+x\d+)$"), "auto, a0-a3, letter or WxH")),
     },
     "buttons": {
         "pin_factory": (str, _choice("lgpio", "mock")),
@@ -412,6 +416,7 @@ source = "none"             # picamera2, usb:0, folder:PATH, video:PATH, rendere
 width = 1280
 height = 720
 fps = 10
+mat_paper = "auto"          # the paper the mat is printed on; auto: the smallest that fits
 
 [buttons]
 pin_factory = "lgpio"       # lgpio on a Pi (kernel edge timestamps); mock simulates
