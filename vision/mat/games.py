@@ -30,6 +30,7 @@ from vision.mat.layout import (
     custom_layout,
     paper_size,
 )
+from vision.mat.pool import is_board_config, pool_layout
 
 SLOT_PAD_MM = 2.0  # a slot is a card plus this on every side
 SLOT_GAP_MM = 2.0  # between neighbouring slots of one seat
@@ -275,11 +276,15 @@ def mat_layout(
 
     Crocodile and Recall take 2-8 seats; Crapô is always two. ``pool-party`` needs the
     board's zones as plain data (``board``, see :func:`vision.mat.layout.custom_layout`).
+    ``board`` may also be the engine's board config (``Board.to_json()``), laid out by
+    :func:`vision.mat.pool.pool_layout` with its default square size.
     MatTooSmall names the smallest paper that holds the game when ``paper`` does not."""
     key = normalise_game(game)
     if key == "pool-party":
         if board is None:
             raise MatError("pool-party: the board's geometry must be passed in (board=[zone, ...])")
+        if is_board_config(board):  # the engine's Board.to_json(): squares, bars and trays from it
+            return pool_layout(board, paper, marker_base=MARKER_BASE[key])[0]
         zones = board.get("zones") if isinstance(board, dict) else board
         return custom_layout(key, zones, paper=paper, marker_base=MARKER_BASE[key], card_mm=card_mm)
     return _game_layout(key, seats, paper.strip().lower(), (float(card_mm[0]), float(card_mm[1])))
