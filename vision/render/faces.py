@@ -155,8 +155,12 @@ def _card_size_px(s: CardStyle) -> tuple[int, int]:
 def card_alpha(s: CardStyle) -> np.ndarray:
     """The rounded card outline (uint8 0/255) at BASE_PX_PER_MM."""
     w, h = _card_size_px(s)
+    return rounded_alpha(w, h, max(1, _mm(s.corner_radius_mm)))
+
+
+def rounded_alpha(w: int, h: int, r: int) -> np.ndarray:
+    """A ``w`` x ``h`` rounded rectangle of corner radius ``r`` (uint8 0/255, anti-aliased corners)."""
     alpha = np.zeros((h, w), np.uint8)
-    r = max(1, _mm(s.corner_radius_mm))
     cv2.rectangle(alpha, (r, 0), (w - 1 - r, h - 1), 255, -1)
     cv2.rectangle(alpha, (0, r), (w - 1, h - 1 - r), 255, -1)
     for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):

@@ -26,6 +26,7 @@ from vision.render.camera import Camera
 from vision.render.effects import CLEAN, Effects, apply_effects
 from vision.render.faces import CardStyle, card_texture, index_box_mm
 from vision.render.hands import HandPlacement, hand_outline
+from vision.render.pieces import PiecePlacement, PieceTruth
 
 Colour = tuple[int, int, int]
 Point = tuple[float, float]
@@ -72,6 +73,8 @@ class Scene:
     mat_style: str = "felt"
     table_colour: Colour = (62, 88, 118)
     effects: Effects = CLEAN
+    pieces: tuple[PiecePlacement, ...] = ()
+    """Tiles and custom cards, drawn bottom to top above the playing cards."""
 
 
 @dataclass(frozen=True)
@@ -112,8 +115,11 @@ class RenderedScene:
     """BGR uint8 frame."""
     truth: tuple[CardTruth, ...]
     labels: np.ndarray
-    """uint16 per pixel: 0 table, i + 1 the scene's card i on top there, HAND_LABEL a hand."""
+    """uint16 per pixel: 0 table, i + 1 the scene's card i on top there, ``len(cards) + j + 1``
+    its piece j, HAND_LABEL a hand."""
     scene: Scene
+    pieces: tuple[PieceTruth, ...] = ()
+    """The truth of every piece, in the order of ``scene.pieces``."""
 
     @property
     def camera(self) -> Camera:
@@ -127,13 +133,14 @@ class RenderedScene:
         return self.labels == HAND_LABEL
 
 
-def card_outline_mm(p: CardPlacement, card_mm: tuple[float, float]) -> np.ndarray:
+def card_outline_mm(p: CardPlacement | PiecePlacement, card_mm: tuple[float, float]) -> np.ndarray:
     """The card's corners (4, 3) on the mat, clockwise from its top-left, with height."""
     return card_points_mm(p, card_mm, np.array([[0, 0], [card_mm[0], 0], [card_mm[0], card_mm[1]],
                                                 [0, card_mm[1]]], float))
 
 
-def card_points_mm(p: CardPlacement, card_mm: tuple[float, float], local: np.ndarray) -> np.ndarray:
+def card_points_mm(p: CardPlacement | PiecePlacement, card_mm: tuple[float, float],
+                   local: np.ndarray) -> np.ndarray:
     """Points given in mm on the upright card (from its top-left) -> (N, 3) on the mat."""
     w, h = card_mm
     theta = np.pi * p.flip
@@ -234,13 +241,13 @@ class SceneRenderer:
                             borderMode=cv2.BORDER_TRANSPARENT)
         return canvas
 
-    # -- cards -------------------------------------------------------------------------------
-    def _draw_card(self, canvas: np.ndarray, labels: np.ndarray, scene: Scene, i: int,
-                   p: CardPlacement) -> np.ndarray:
-        """Composite card ``i`` with its shadow; returns its image corners (4, 2)."""
+    # -- cards and pieces --------------------------------------------------------------------
+    def _draw_flat(self, canvas: np.ndarray, labels: np.ndarray, scene: Scene, label: int,
+                   corners3: np.ndarray, texture: np.ndarray, mirrored: bool) -> np.ndarray:
+        """Composite a flat thing (a card, a tile) whose corners (4, 3) on or above the mat
+        are given, with its shadow; ``texture`` is its upright picture (BGRA). Returns its
+        image corners (4, 2)."""
         cam = scene.camera
-        s = p.style or scene.deck
-        corners3 = card_outline_mm(p, s.card_mm)
         pts = cam.project(corners3)
         h, w = canvas.shape[:2]
         # The shadow: the outline dropped onto the table, pushed away from the light.
@@ -251,7 +258,8 @@ class SceneRenderer:
         shadow3[:, 1] += ly * height
         shadow3[:, 2] = 0.0
         shadow_pts = cam.project(shadow3)
-        blur = 0.8 + 0.06 * height * cam.px_per_mm(p.x_mm, p.y_mm)
+        cx, cy = corners3[:, :2].mean(axis=0)
+        blur = 0.8 + 0.06 * height * cam.px_per_mm(cx, cy)
         pad = int(np.ceil(3 * blur)) + 2
         both = np.vstack([pts, shadow_pts])
         x0 = max(0, int(np.floor(both[:, 0].min())) - pad)
@@ -268,19 +276,30 @@ class SceneRenderer:
             if height >= 2:  # a card lying flat casts a thin shadow: the anti-aliased edge is soft enough
                 mask = _soften(mask, blur)
             _darken(roi, mask, strength * (0.7 if height < 2 else 1.0))
-        showing_face = p.code != BACK and (p.face_up != (p.flip > 0.5))
-        texture, _ = card_texture(p.code, showing_face, s, cam.px_per_mm(p.x_mm, p.y_mm), p.variant)
         th, tw = texture.shape[:2]
-        # The card's outline is the texture's outer edge: half a texel outside the corner texels' centres.
+        # The outline is the texture's outer edge: half a texel outside the corner texels' centres.
         src = np.array([[-0.5, -0.5], [tw - 0.5, -0.5], [tw - 0.5, th - 0.5], [-0.5, th - 0.5]], np.float32)
-        if p.flip > 0.5:  # the other side of a card turned about its long axis is mirrored
+        if mirrored:  # the other side of a thing turned about its long axis is mirrored
             src = src[[1, 0, 3, 2]]
         M = cv2.getPerspectiveTransform(src, (pts - [x0, y0]).astype(np.float32))
         warped = cv2.warpPerspective(texture, M, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
                                      borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
         _blend(roi, warped)
-        cv2.fillPoly(labels, [_fixed(pts)], i + 1, cv2.LINE_8, _SHIFT)
+        cv2.fillPoly(labels, [_fixed(pts)], label, cv2.LINE_8, _SHIFT)
         return pts
+
+    def _draw_card(self, canvas: np.ndarray, labels: np.ndarray, scene: Scene, i: int,
+                   p: CardPlacement) -> np.ndarray:
+        """Composite card ``i`` with its shadow; returns its image corners (4, 2)."""
+        s = p.style or scene.deck
+        showing_face = p.code != BACK and (p.face_up != (p.flip > 0.5))
+        texture, _ = card_texture(p.code, showing_face, s, scene.camera.px_per_mm(p.x_mm, p.y_mm), p.variant)
+        return self._draw_flat(canvas, labels, scene, i + 1, card_outline_mm(p, s.card_mm), texture, p.flip > 0.5)
+
+    def _draw_piece(self, canvas: np.ndarray, labels: np.ndarray, scene: Scene, label: int,
+                    p: PiecePlacement) -> np.ndarray:
+        texture = p.showing.texture(scene.camera.px_per_mm(p.x_mm, p.y_mm))
+        return self._draw_flat(canvas, labels, scene, label, card_outline_mm(p, p.size_mm), texture, p.flip > 0.5)
 
     # -- hands -------------------------------------------------------------------------------
     def _draw_hand(self, canvas: np.ndarray, labels: np.ndarray, scene: Scene, hand: HandPlacement) -> None:
@@ -341,10 +360,13 @@ class SceneRenderer:
         canvas = self.background(scene)
         labels = np.zeros(canvas.shape[:2], np.uint16)
         outlines = [self._draw_card(canvas, labels, scene, i, p) for i, p in enumerate(scene.cards)]
+        first = len(scene.cards) + 1
+        piece_outlines = [self._draw_piece(canvas, labels, scene, first + j, p) for j, p in enumerate(scene.pieces)]
         for hand in scene.hands:
             self._draw_hand(canvas, labels, scene, hand)
         image = apply_effects(canvas, scene.effects)
-        counts = np.bincount(labels.ravel(), minlength=len(scene.cards) + 1) if scene.cards else np.zeros(1)
+        drawn = len(scene.cards) + len(scene.pieces)
+        counts = np.bincount(labels.ravel(), minlength=drawn + 1) if drawn else np.zeros(1)
         truth = []
         for i, (p, pts) in enumerate(zip(scene.cards, outlines, strict=True)):
             area = abs(cv2.contourArea(pts.astype(np.float32)))
@@ -364,7 +386,26 @@ class SceneRenderer:
                 flipping=0.0 < p.flip < 1.0,
                 lifted=p.lift_mm > 0 or 0.0 < p.flip < 1.0,
             ))
-        return RenderedScene(image, tuple(truth), labels, scene)
+        pieces = tuple(self._piece_truth(scene, p, pts, counts[first + j])
+                       for j, (p, pts) in enumerate(zip(scene.pieces, piece_outlines, strict=True)))
+        return RenderedScene(image, tuple(truth), labels, scene, pieces)
+
+    @staticmethod
+    def _piece_truth(scene: Scene, p: PiecePlacement, pts: np.ndarray, count: int) -> PieceTruth:
+        area = abs(cv2.contourArea(pts.astype(np.float32)))
+        zone = p.zone
+        if zone is None and scene.layout is not None:
+            zone = scene.layout.zone_at(p.x_mm, p.y_mm)
+        return PieceTruth(
+            name=p.name,
+            kind=p.kind,
+            face_up=p.face_up != (p.flip > 0.5),
+            corners=tuple((round(float(x), 2), round(float(y), 2)) for x, y in pts),  # type: ignore[arg-type]
+            zone=zone,
+            mat_xy=(float(p.x_mm), float(p.y_mm)),
+            visible=min(1.0, float(count) / area) if area > 1 else 0.0,
+            lift_mm=p.lift_mm,
+        )
 
 
 _DEFAULT = SceneRenderer()

@@ -153,7 +153,8 @@ def _seat(layout: MatLayout, zone: Zone, cards: Sequence[TableCard], seed: int) 
     return out
 
 
-def _hand(layout: MatLayout, h: HandOver) -> HandPlacement:
+def hand_over(layout: MatLayout, h: HandOver) -> HandPlacement:
+    """Where a hand reaching over ``h.zone`` is (see :class:`HandOver`)."""
     try:
         target = np.array(layout.zone(h.zone).rect.centre) + np.array(h.offset_mm)
     except KeyError as exc:
@@ -213,7 +214,7 @@ def table_scene(
     """The scene of ``state`` on ``layout``; by default seen straight from above."""
     cam = camera or overhead_camera(layout.size_mm, size)
     deck = deck or CardStyle()
-    hands = tuple(h if isinstance(h, HandPlacement) else _hand(layout, h) for h in state.hands)
+    hands = tuple(h if isinstance(h, HandPlacement) else hand_over(layout, h) for h in state.hands)
     return Scene(
         camera=cam,
         cards=tuple(table_cards(layout, state, seed, deck)),
