@@ -96,14 +96,24 @@ class TableWorld:
 
     def penalty_xy(self, seat: int, index: int) -> tuple[float, float]:
         """Where seat's penalty card ``index`` (slot 4 + index) lies on the mat: beside the
-        seat's layout, on the side away from the piles when there is room."""
+        seat's layout, on the side where no other seat is near (so nobody mistakes whose
+        it is), clear of the piles."""
         area = self.layout.zone(f"seat{seat}").rect
-        width, _height = self.layout.size_mm
-        left_room = area.x
-        right_room = width - (area.x + area.w)
-        step = PENALTY_STEP_MM * (index + 1)
-        x = area.x - step + 30.0 if left_room >= right_room else area.x + area.w + step - 30.0
-        return (x, area.y + area.h / 2)
+        width, height = self.layout.size_mm
+        others = [z.rect for z in self.layout.zones if z.kind == "seat" and z.name != f"seat{seat}"]
+        piles = [z.rect for z in self.layout.zones if z.name in ("draw", "discard")]
+        step = CARD_MM[0] + 8.0
+        y = area.y + area.h / 2
+        candidates = [(area.x - step * (index + 1) + CARD_MM[0] / 2 - 4.0, y),
+                      (area.x + area.w + step * index + CARD_MM[0] / 2 + 4.0, y)]
+
+        def score(point: tuple[float, float]) -> float:
+            x, y = point
+            if not CARD_MM[0] / 2 < x < width - CARD_MM[0] / 2 or any(_overlaps(r, x, y) for r in piles):
+                return -1.0
+            return min((_distance(r, x, y) for r in others), default=1000.0)
+
+        return max(candidates, key=score)
 
     # -- a perfect camera --------------------------------------------------------------
 
@@ -155,6 +165,18 @@ class TableWorld:
         loose = [CardPlacement(code, x, y, angle, face_up=face_up)
                  for _zone, code, face_up, (x, y, angle), _covered in self.placements()]
         return TableState(zones={}, hands=[*self.transient.hands, *extra_hands], loose=loose)
+
+
+def _overlaps(rect: Any, x: float, y: float) -> bool:
+    """Does a card centred at (x, y) overlap ``rect``?"""
+    return (abs(x - (rect.x + rect.w / 2)) < (rect.w + CARD_MM[0]) / 2
+            and abs(y - (rect.y + rect.h / 2)) < (rect.h + CARD_MM[1]) / 2)
+
+
+def _distance(rect: Any, x: float, y: float) -> float:
+    dx = max(rect.x - x, 0.0, x - (rect.x + rect.w))
+    dy = max(rect.y - y, 0.0, y - (rect.y + rect.h))
+    return math.hypot(dx, dy)
 
 
 def _corners(x: float, y: float, angle: float) -> list[list[float]]:

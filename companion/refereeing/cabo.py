@@ -83,6 +83,8 @@ class CaboTable:
         self._lifted: list[tuple[int, int]] = []
         self._touched: set[str] = set()
         """Zones whose card was picked up since the last move was applied."""
+        self._put_right = False
+        """The last move's ruling sends cards back: wait for the table before reading on."""
         self._questions = 0
         self._effects: list[Effect] = []
 
@@ -160,14 +162,14 @@ class CaboTable:
                 self._note(f"The camera's reading cannot be used: {exc}")
                 return
             if self.slaps and self._race(reading.observation):
-                continue  # a pad was slapped: the card on the pile is the slapper's
+                return  # the slappers' cards were ruled on: the table changes next
             if explanation.unchanged:
                 self._notes_from(explanation.unexplained)
                 self._infer_unseen(explanation.unexplained)
                 return
             if explanation.candidates:
-                if not self._choose(list(explanation.candidates), t_ns):
-                    return
+                if not self._choose(list(explanation.candidates), t_ns) or self._put_right:
+                    return  # asked, or a ruling sends cards back: the next reading shows the table
                 continue
             self._lifted = []
             if explanation.violation is not None:
@@ -406,12 +408,17 @@ class CaboTable:
         self.confirmed = {}
         self._touched = set()
         self.notes = []
+        self._put_right = False
         for event in events:
             if event.ruling is not None:
                 ruling = event.ruling.to_json()
                 self._announce(ruling)
-                if ruling["kind"] == "penalty" and ruling.get("seat") is not None:
-                    self._effects.append(Effect("blink", ruling["seat"]))
+                if ruling["kind"] == "penalty":
+                    # A wrong or late card goes back, a penalty card comes: the reading
+                    # that showed the claim is out of date.
+                    self._put_right = True
+                    if ruling.get("seat") is not None:
+                        self._effects.append(Effect("blink", ruling["seat"]))
         if self.game.table.phase == "look":
             self._look_for_everyone()
         window_after = self._window_card()
@@ -434,7 +441,9 @@ class CaboTable:
         for seat in range(len(self.setup.seats)):
             looks = [a for a in self.game.legal_actions(seat) if isinstance(a, Look) and a.slots]
             if looks:
-                self.game.apply(looks[0])
+                for event in self.game.apply(looks[0]):
+                    if event.ruling is not None:
+                        self._announce(event.ruling.to_json())
 
     def _ask_unseen(self) -> None:
         """A power the turn player must use: the page offers its choices (the camera

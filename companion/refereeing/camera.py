@@ -189,7 +189,10 @@ def read_table(
             doubts.append(_doubt("discard", top))
 
     revealed = None
-    if reveal:
+    everything_up = all(
+        (seat, slot) in face_up for seat, row in slots.items() for slot, present in enumerate(row) if present
+    )
+    if reveal and everything_up:  # until every card is turned up, the reveal is still under way
         revealed = tuple(
             tuple(face_up.get((seat, slot)) if present else None for slot, present in enumerate(slots[seat]))
             for seat in range(seats)

@@ -1,0 +1,103 @@
+"""The demo's story refereed from perfect camera readings and the real slap arbiter: every
+ruling the truth makes is made, every round ends with the truth's scores, and a restart
+in the middle resumes exactly where the table was."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from companion.demo.director import Director, ReadingStage, crocodile_story, story_setup
+from companion.events import InputEvent
+from companion.referee import Referee
+from companion.refereeing.camera import seat_areas
+from companion.store import Store
+from vision.mat.games import mat_layout
+
+LAYOUT = mat_layout("crocodile", 4, "a2")
+
+
+def areas(game, seats):
+    return seat_areas([z.to_json() for z in LAYOUT.zones])
+
+
+def new_referee(path):
+    return Referee(Store(path), seats=["Ann", "Bob", "Cid", "Dee"], seat_areas=areas)
+
+
+def start(referee):
+    referee.submit(InputEvent("phone", "setup", 1, None, story_setup()))
+    referee.process_pending()
+
+
+def truth_rulings(director):
+    out = []
+    for game in director.rounds:
+        for events in game.events:
+            for event in events:
+                if event.ruling is not None:
+                    out.append((event.ruling.rule_id, event.ruling.message))
+    return out
+
+
+def human(message):
+    names = ["Ann", "Bob", "Cid", "Dee"]
+    return re.sub(r"\b[Ss]eat (\d+)\b", lambda m: names[int(m.group(1))], message)
+
+
+def test_the_story_is_refereed_right_from_readings(tmp_path):
+    referee = new_referee(tmp_path / "t.sqlite3")
+    start(referee)
+    director = Director(ReadingStage(referee), LAYOUT)
+    crocodile_story(director)
+    table = referee.table
+    made = [(r["rule_id"], r["message"]) for r in table.rulings]
+    for rule_id, message in truth_rulings(director):
+        assert (rule_id, human(message)) in made, message
+    # The headline rulings of the story, as the page shows them.
+    texts = [m for _r, m in made]
+    assert "Ann slapped first, by 4 ms" in texts
+    assert any(t.startswith("Wrong smackdown: 2♥ on 5♠") and "Dee" in t for t in texts)
+    assert any("Crocodile" in t and "Ann" in t for t in texts)
+    # Both rounds end with the truth's scores; the match totals add them up.
+    rounds = table.match.rounds
+    assert len(rounds) == 2
+    for mine, truth in zip(rounds, director.rounds, strict=True):
+        assert mine.outcome() is not None
+        assert dict(mine.outcome().scores) == dict(truth.outcome().scores)
+        assert mine.outcome().winners == truth.outcome().winners
+    assert rounds[1].outcome().termination == director.rounds[1].outcome().termination
+    assert rounds[1].outcome().winners == (2,)  # Cid did the deed
+    assert table.question is None
+
+
+@pytest.mark.parametrize("cut", [9, 20, 31])
+def test_a_restart_in_the_middle_resumes_the_same_table(tmp_path, cut):
+    """Kill the referee after ``cut`` inputs: a new one on the same store publishes the
+    same state (game, rulings, question, scores, the recent inputs)."""
+    path = tmp_path / "t.sqlite3"
+    referee = new_referee(path)
+    start(referee)
+    stage = ReadingStage(referee)
+    inputs = []
+    submit = referee.submit
+
+    def counting(event):
+        inputs.append(event)
+        submit(event)
+        if len(inputs) == cut:
+            raise KeyboardInterrupt  # the power goes
+
+    referee.submit = counting
+    with pytest.raises(KeyboardInterrupt):
+        crocodile_story(Director(stage, LAYOUT))
+    referee.process_pending()
+    before = referee.live.current().state
+    referee.store.close()
+
+    again = new_referee(path)
+    assert again.resumed
+    after = again.live.current().state
+    assert after["game"] == before["game"]
+    assert after["recent"] == before["recent"]
