@@ -126,6 +126,10 @@ def demo(host: str, port: int, data_dir: Path | None) -> None:
     with tempfile.TemporaryDirectory(prefix="companion-demo-") as tmp:
         directory = data_dir or Path(tmp)
         table = assemble_table(Config(), directory, demo=True)
-        click.echo("  DEMO MODE: simulated seat pads, temporary database " + str(directory))
+        click.echo("  DEMO MODE: simulated seat pads, a rendered camera, temporary database " + str(directory))
+        from companion.demo.run import DemoRun
+
+        run = DemoRun(table).start()
+        table._closers.callback(run.stop)
         _keyboard_pads(table)
         _run(table, host, port, threads=48, show_qr=True)

@@ -1,0 +1,61 @@
+"""``companion demo``'s table: the director plays its story at the simulated table while
+the real camera loop, vision, pads and referee follow it, and the page shows it live.
+
+Everything simulated is chosen here, explicitly: the camera is the scene renderer (a
+frame source like any other), the seat pads are gpiozero mock pins, the phone taps are
+the director's. The user may press the on-page seat buttons at any time to interfere.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+from companion.demo.director import Director, LiveStage, StopDemo, crocodile_story, story_setup
+from companion.events import InputEvent
+from vision.render.table import TableState
+from vision.sources.live import RendererSource
+
+log = logging.getLogger(__name__)
+
+DEMO_FPS = 4.0
+"""Frames a second the renderer draws for the camera loop: enough to see hands settle,
+little enough to leave a core for the rest."""
+
+
+class DemoRun:
+    def __init__(self, table: Any, *, hold_s: float = 2.5, fps: float = DEMO_FPS) -> None:
+        from companion.assemble import mat_for, start_camera
+
+        self.table = table
+        self.layout = mat_for("crocodile", 4, table.config.camera.mat_paper)
+        self.source = RendererSource(self.layout, state=TableState(), seed=11, fps=fps)
+        start_camera(table, self.source, lambda game, seats: mat_for(game, seats, table.config.camera.mat_paper))
+        self.stage = LiveStage(table.referee, self.source, table.simulated_pads, hold_s=hold_s)
+        self.director = Director(self.stage, self.layout)
+        self.finished = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="demo-director", daemon=True)
+
+    def start(self) -> DemoRun:
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        referee = self.table.referee
+        try:
+            setup = referee.check_setup(story_setup()).to_json()
+            referee.submit(InputEvent("phone", "setup", referee.clock(), None, setup))
+            self.stage._sleep(2.0)
+            crocodile_story(self.director)
+            log.info("demo: the story is over; the table stays as it is (press the seat pads to play on)")
+        except StopDemo:
+            return
+        except Exception:
+            log.exception("demo: the director stopped")
+        finally:
+            self.finished.set()
+
+    def stop(self) -> None:
+        self.stage.stopping = True
+        self._thread.join(timeout=5)
