@@ -1,0 +1,136 @@
+// The setup page: the game, the seats and their names, the dealer, the house rules and
+// the admin PIN, sent as one JSON POST (/api/setup). The server checks it again and its
+// refusal is shown as is: it names the field.
+import { el, byId, show, setText } from "./dom.js";
+import { connect, onState, post } from "./live.js";
+
+const form = byId("setup-form");
+const seatList = byId("seat-names");
+
+function chosenGame() { return form.querySelector("input[name=game]:checked"); }
+
+function seatInputs() { return [...seatList.querySelectorAll("input[name=seat]")]; }
+
+function limits() {
+  const game = chosenGame();
+  return { min: Number(game.dataset.min), max: Number(game.dataset.max) };
+}
+
+function rulesFieldset(name) { return form.querySelector(`fieldset.house-rules[data-game="${name}"]`); }
+
+// Only the chosen game's house rules show, and only they are validated and sent.
+function showGame() {
+  const name = chosenGame().value;
+  for (const fieldset of form.querySelectorAll("fieldset.house-rules")) {
+    const mine = fieldset.dataset.game === name;
+    fieldset.hidden = !mine;
+    fieldset.disabled = !mine;
+  }
+  const { min, max } = limits();
+  while (seatInputs().length < min) addSeat();
+  while (seatInputs().length > max) seatList.lastElementChild.remove();
+  updateSeats();
+  showRulesChanged();
+}
+
+function addSeat() {
+  const n = seatInputs().length + 1;
+  seatList.append(el("li", {}, el("label", {}, `Seat ${n} `,
+    el("input", { type: "text", name: "seat", value: `Seat ${n}`, required: true, maxLength: 24, autocomplete: "off" }))));
+}
+
+// The dealer list follows the names; the add/remove buttons follow the game's limits.
+function updateSeats() {
+  const names = seatInputs().map((input, i) => input.value.trim() || `Seat ${i + 1}`);
+  const dealer = byId("dealer");
+  const chosen = Math.min(Number(dealer.value) || 0, names.length - 1);
+  dealer.replaceChildren(...names.map((name, i) => el("option", { value: String(i) }, name)));
+  dealer.value = String(chosen);
+  const { min, max } = limits();
+  byId("add-seat").disabled = names.length >= max;
+  byId("remove-seat").disabled = names.length <= min;
+}
+
+// A rule that takes a list of values or a number: "a number" shows the number field.
+function syncRange(rule) {
+  const select = rule.querySelector("select.rule-choice");
+  const number = rule.querySelector("input.rule-number");
+  if (!select || !number || select.disabled) return;
+  const range = select.value === "range";
+  number.hidden = !range;
+  number.disabled = !range;
+}
+
+function ruleValue(rule) {
+  const select = rule.querySelector("select.rule-choice");
+  if (select && select.value !== "range") return JSON.parse(select.value);
+  return rule.querySelector("input.rule-number").valueAsNumber;
+}
+
+// Only the rules that differ from their default are sent: the record stays short and says
+// what this table changed.
+function houseRules() {
+  const out = {};
+  for (const rule of rulesFieldset(chosenGame().value).querySelectorAll(".rule")) {
+    const value = ruleValue(rule);
+    if (JSON.stringify(value) !== JSON.stringify(JSON.parse(rule.dataset.default))) out[rule.dataset.rule] = value;
+  }
+  return out;
+}
+
+function showRulesChanged() {
+  const changed = Object.keys(houseRules()).length;
+  setText(byId("rules-changed"), changed ? `${changed} changed` : "all at their defaults");
+}
+
+function showError(message) {
+  const error = byId("setup-error");
+  setText(error, message);
+  show(error, Boolean(message));
+  // The server names the field first ("seats: …", "pin: …"): take the player there.
+  const field = { seats: seatInputs()[0], pin: byId("pin"), dealer: byId("dealer") }[message.split(":")[0]];
+  if (field) field.focus();
+}
+
+async function submit(event) {
+  event.preventDefault();
+  showError("");
+  if (!form.reportValidity()) return;
+  const body = {
+    game: chosenGame().value,
+    seats: seatInputs().map((input) => input.value.trim()),
+    house_rules: houseRules(),
+    dealer: Number(byId("dealer").value),
+  };
+  if (byId("pin").value) body.pin = byId("pin").value;
+  if (!byId("admin-pin-field").hidden) body.admin_pin = byId("admin-pin").value;
+  const start = byId("start");
+  start.disabled = true;
+  try {
+    await post("/api/setup", body);
+    window.location.assign("/");
+  } catch (err) {
+    showError(err.message);
+    start.disabled = false;
+  }
+}
+
+for (const radio of form.querySelectorAll("input[name=game]")) radio.addEventListener("change", showGame);
+for (const rule of form.querySelectorAll(".rule")) {
+  const select = rule.querySelector("select.rule-choice");
+  if (select) select.addEventListener("change", () => syncRange(rule));
+}
+seatList.addEventListener("input", updateSeats);
+byId("add-seat").addEventListener("click", () => { addSeat(); updateSeats(); });
+byId("remove-seat").addEventListener("click", () => { seatList.lastElementChild.remove(); updateSeats(); });
+byId("house-rules").addEventListener("change", showRulesChanged);
+form.addEventListener("submit", submit);
+showGame();
+
+// Whether a game is running decides whether its admin PIN is asked for.
+onState((state) => {
+  const running = Boolean(state.game);
+  show(byId("running-note"), running);
+  show(byId("admin-pin-field"), running);
+});
+connect();
