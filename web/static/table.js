@@ -90,7 +90,7 @@ let rulingKey = null;
 
 function rulingMeta(ruling) {
   return el("p", { class: "ruling-meta" },
-    ruling.rule_id ? el("span", { class: "rule-id" }, ruling.rule_id) : null,
+    ruling.rule_id ? el("span", { class: "rule-id" }, ruling.rule_id) : null, ruling.rule_id ? " " : null,
     el("span", { class: "ruling-kind" }, ruling.kind), ruling.round ? ` · round ${ruling.round}` : "");
 }
 

@@ -1,0 +1,72 @@
+"""Setting up a game on the setup page, in a real browser: the table page switches to it."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from .test_live_table import phones_fixture  # noqa: F401  (the ``phones`` fixture)
+
+
+def test_a_game_set_up_on_one_phone_appears_on_the_table_page_of_another(demo_table, phones):
+    table, server = demo_table
+    watcher = phones.open("/")
+    expect(watcher.locator("#headline")).to_have_text("Waiting for a game")
+    navigations = []
+    watcher.on("framenavigated", lambda frame: navigations.append(frame.url))
+
+    setup = phones.open("/setup")
+    setup.get_by_label("Recall").check()
+    setup.get_by_role("button", name="Remove the last seat").click()
+    for index, name in enumerate(["Ann", "Bob", "Cid"]):
+        setup.get_by_label(f"Seat {index + 1}").fill(name)
+    setup.get_by_label("Dealer").select_option(label="Bob")
+    setup.locator("#house-rules > summary").click()
+    rules = setup.get_by_role("group", name="House rules for Recall")
+    rules.get_by_label("Turn direction").select_option(label="counterclockwise")
+    rules.get_by_label("Match target", exact=True).select_option(label="an integer >= 1")
+    rules.get_by_label("Match target: an integer >= 1").fill("50")
+    expect(setup.locator("#rules-changed")).to_have_text("2 changed")
+    setup.get_by_label("A PIN for undo").fill("2468")
+    setup.get_by_role("button", name="Start the game").click()
+
+    expect(setup).to_have_url(server.url + "/")
+    expect(setup.locator("#subline")).to_have_text("Recall · round 1 · dealer Bob")
+    expect(watcher.locator("#subline")).to_have_text("Recall · round 1 · dealer Bob")
+    expect(watcher.locator("#seats > li .seat-name")).to_have_text(["Ann", "Bob", "Cid"])
+    assert navigations == []  # the watcher switched over the live stream
+    game = table.referee.live.current().state["game"]
+    assert game["setup"]["house_rules"] == {"turn_direction": "counterclockwise", "match_target": 50}
+    assert game["setup"]["dealer"] == 1 and game["setup"]["pin_set"] is True
+
+
+def test_the_seat_buttons_keep_to_the_games_limits(demo_table, phones):
+    table, server = demo_table
+    page = phones.open("/setup")
+    remove, add = (page.get_by_role("button", name=n) for n in ("Remove the last seat", "Add a seat"))
+    remove.click()
+    remove.click()
+    expect(page.locator("input[name=seat]")).to_have_count(2)
+    expect(remove).to_be_disabled()  # two players at least
+    for _ in range(6):
+        add.click()
+    expect(page.locator("input[name=seat]")).to_have_count(8)
+    expect(add).to_be_disabled()
+    expect(page.get_by_label("Dealer").locator("option")).to_have_count(8)
+
+
+def test_replacing_a_running_game_shows_the_refusal_until_its_pin_is_given(demo_table, phones):
+    table, server = demo_table
+    page = phones.open("/setup")
+    page.get_by_label("A PIN for undo").fill("1357")
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#headline")).not_to_have_text("Waiting for a game")
+
+    page.goto(server.url + "/setup")
+    expect(page.locator("#running-note")).to_be_visible()
+    page.get_by_label("Seat 1").fill("Zoe")
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.get_by_role("alert")).to_have_text("a game is running: its admin PIN is needed to start another")
+    page.get_by_label("Admin PIN of the game being played").fill("1357")
+    page.get_by_role("button", name="Start the game").click()
+    expect(page).to_have_url(server.url + "/")
+    expect(page.locator("#seats > li .seat-name").first).to_have_text("Zoe")
