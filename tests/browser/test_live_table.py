@@ -259,6 +259,7 @@ def test_after_a_round_the_scoreboard_has_one_line_per_seat_and_the_next_round_d
         "Bob calls 'Crocodile': Cid, Dee and Ann play once more; Bob finishes this turn")
     played.finish_round()
     expect(page.locator("#headline")).to_have_text("Round over: Ann wins")
+    expect(page.locator("#final-round")).to_have_text("Bob called “Crocodile”: the final round is over")
     expect(page.locator("#last-ruling .ruling-message")).to_have_text(
         "Ann wins; scores: Ann 12, Bob 14, Cid 27, Dee 23")
     totals = page.locator("#scoreboard tfoot td")
@@ -344,3 +345,20 @@ def test_dark_mode_follows_the_device(phones):
     colours = {scheme: phones.open(color_scheme=scheme).evaluate("getComputedStyle(document.body).backgroundColor")
                for scheme in ("light", "dark")}
     assert colours == {"light": "rgb(244, 246, 244)", "dark": "rgb(15, 21, 17)"}
+
+
+def test_every_control_on_a_phone_is_a_labelled_thumb_sized_button(referee, phones):
+    played = PlayedTable(referee, deck=["8c", "7h", "5d", "6c"])
+    played.deal()
+    played.plain_turn()  # a question: its option buttons count too
+    page = phones.open()
+    expect(page.locator("#question-options button")).to_have_count(2)
+    buttons = page.get_by_role("button")
+    expect(buttons).not_to_have_count(0)
+    for index in range(buttons.count()):
+        button = buttons.nth(index)
+        if not button.is_visible():
+            continue
+        box = button.bounding_box()
+        assert box["height"] >= 44 and box["width"] >= 44, button.inner_text()
+        assert button.inner_text().strip() or button.get_attribute("aria-label")

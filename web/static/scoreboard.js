@@ -36,7 +36,9 @@ export function scoreChart(names, rounds, target) {
   }
   if (typeof target === "number") {
     chart.append(svg("line", { class: "target", x1: LEFT, y1: y(target), x2: W - RIGHT, y2: y(target) }),
-      svg("text", { class: "tick", x: W - RIGHT, y: y(target) - 3, "text-anchor": "end" }, `target ${target}`));
+      // Label above the line, or below it when the line runs along the top.
+      svg("text", { class: "tick", x: W - RIGHT, y: y(target) - TOP > 12 ? y(target) - 3 : y(target) + 11,
+                    "text-anchor": "end" }, `target ${target}`));
   }
   lines.forEach((totals, seat) => {
     const points = totals.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");

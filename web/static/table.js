@@ -68,8 +68,9 @@ function renderStatus(state) {
   show(final, Boolean(view.final_round));
   if (view.final_round) {
     const still = view.final_round.still_to_play.map((s) => nameOf(state, s));
-    setText(final, `${nameOf(state, view.final_round.caller)} called “${w.call}”: final round` +
-      (still.length ? ` · still to play: ${listOf(still)}` : ""));
+    const over = ["reveal", "over"].includes(view.phase);
+    setText(final, `${nameOf(state, view.final_round.caller)} called “${w.call}”: ` +
+      (over ? "the final round is over" : "final round") + (still.length ? ` · still to play: ${listOf(still)}` : ""));
   }
   const win = byId("window");
   show(win, Boolean(view.window));
