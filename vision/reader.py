@@ -108,7 +108,9 @@ class CardReader:
         cw, ch = self.shape.width, self.shape.height
         pts = calibration.to_image(np.array([[cx, cy], [cx + cw, cy], [cx, cy + ch]], float))
         size = (float(np.hypot(*(pts[1] - pts[0]))), float(np.hypot(*(pts[2] - pts[0]))))
-        return MatView(sheet, markers, size)
+        slots = tuple(quad for name, quad in calibration.zone_outlines(self.layout).items()
+                      if self.layout.zone(name).kind == "slot")
+        return MatView(sheet, markers, size, slots)
 
     def _search(self, view: MatView | None) -> GlyphSearch:
         if view is None:

@@ -30,7 +30,7 @@ CARD_MM = (63.0, 88.0)
 # Where a hand puts a card down is never quite where the last one lay: eight poses far
 # enough apart (mm, mm, degrees) for the camera to tell a card was replaced.
 POSES = tuple(
-    (5.0 * math.cos(math.radians(a)), 5.0 * math.sin(math.radians(a)), 4.0 * (1 if i % 2 else -1))
+    (2.5 * math.cos(math.radians(a)), 2.5 * math.sin(math.radians(a)), 2.0 * (1 if i % 2 else -1))
     for i, a in enumerate(range(0, 360, 45))
 )
 

@@ -86,7 +86,8 @@ class Reading:
             if a is None or b is None:
                 out.add(zone)
                 continue
-            turned = abs((b[2] - a[2] + 180.0) % 360.0 - 180.0)
+            # A card looks the same turned half round (and either index may be read).
+            turned = abs((b[2] - a[2] + 90.0) % 180.0 - 90.0)
             if math.hypot(b[0] - a[0], b[1] - a[1]) > MOVED_MM or turned > TURNED_DEG:
                 out.add(zone)
         return out

@@ -31,6 +31,10 @@ class MatView:
     marker_outlines: tuple[np.ndarray, ...]
     card_size_px: tuple[float, float]
     """A card's width and height in pixels around the middle of the mat."""
+    slot_outlines: tuple[np.ndarray, ...] = ()
+    """(4, 2) image outlines of the zones that hold one card each (a seat's slots): cards
+    in neighbouring slots lie a few millimetres apart and would merge into one blob, so
+    each slot is looked at on its own first."""
 
 
 def _mat_colour(lab: np.ndarray, inside: np.ndarray) -> np.ndarray:
@@ -65,11 +69,20 @@ def find_backs(image: np.ndarray, view: MatView, faces: list[FoundCard],
     white = float(np.percentile(small.min(axis=2)[sheet > 0][::5], 99.5))
     cw, ch = view.card_size_px[0] * s, view.card_size_px[1] * s
     k = max(3, int(cw * 0.12) | 1)
+    # For telling neighbouring cards apart, shadows must not bridge the gaps between them:
+    # a shadow is the mat darker, a card is lighter (its border) or another colour (its back).
+    chroma = np.sqrt(diff[..., 1] ** 2 + diff[..., 2] ** 2)
+    lit = ((chroma > 20) | (diff[..., 0] > 25)).astype(np.uint8) * 255
+    opened = cv2.morphologyEx(cv2.bitwise_and(fg, lit), cv2.MORPH_OPEN,
+                              cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-    contours, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[-2:]
     card_area = cw * ch
     out = []
+    slots = tuple(outline * s for outline in view.slot_outlines)
+    for code, conf, corners in _cards_in_slots(small, opened, fg, slots, card_area, white, paper_fraction):
+        out.append(FoundCard(code, conf, corners / s))
+    contours, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[-2:]
     for c in contours:
         area = cv2.contourArea(c)
         if area < 0.6 * card_area or area > 1.7 * card_area:
@@ -84,6 +97,45 @@ def find_backs(image: np.ndarray, view: MatView, faces: list[FoundCard],
         corners = _upright_order(box) / s
         code, conf = _side(small, box, white, paper_fraction)
         out.append(FoundCard(code, conf, corners))
+    return out
+
+
+SLOT_REACH = 1.3
+"""A card put down in a slot may stick out of it: the slot is looked at this much larger."""
+
+
+def _cards_in_slots(small: np.ndarray, opened: np.ndarray, fg: np.ndarray, outlines: tuple[np.ndarray, ...],
+                    card_area: float, white: float,
+                    paper_fraction: float) -> list[tuple[str | None, float, np.ndarray]]:
+    """The card lying in each slot, if any. Cards in neighbouring slots lie a few
+    millimetres apart and may touch, so each slot is looked at only in its own cell: the
+    pixels nearer its centre than any other slot's (and not far out of it). Found cards are
+    removed from ``fg`` so the whole-mat search that follows does not find them again."""
+    if not outlines:
+        return []
+    centres = np.array([o.mean(axis=0) for o in outlines], np.float32)
+    ys, xs = np.mgrid[0:opened.shape[0], 0:opened.shape[1]].astype(np.float32)
+    nearest = np.argmin(
+        [(xs - cx) ** 2 + (ys - cy) ** 2 for cx, cy in centres], axis=0
+    )
+    out = []
+    for index, outline in enumerate(outlines):
+        centre = centres[index]
+        region = np.zeros(opened.shape, np.uint8)
+        cv2.fillPoly(region, [np.round(centre + (outline - centre) * SLOT_REACH).astype(np.int32)], 255)
+        cell = ((nearest == index) & (region > 0) & (opened > 0)).astype(np.uint8) * 255
+        contours, _ = cv2.findContours(cell, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[-2:]
+        if not contours:
+            continue
+        hull = cv2.convexHull(max(contours, key=cv2.contourArea))  # the back's print leaves notches
+        area = cv2.contourArea(hull)
+        (cx, cy), (rw, rh), angle = cv2.minAreaRect(hull)
+        if not 0.6 * card_area < area < 1.3 * card_area or area / max(rw * rh, 1) < 0.85:
+            continue
+        box = cv2.boxPoints(((cx, cy), (rw, rh), angle))
+        cv2.fillPoly(fg, [np.round(centre + (box - centre) * 1.05).astype(np.int32)], 0)
+        code, conf = _side(small, box, white, paper_fraction)
+        out.append((code, conf, _upright_order(box)))
     return out
 
 
