@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.cards import Card
 from companion.demo.world import TableWorld
 from companion.events import InputEvent
 from companion.games.cabo import Crocodile
@@ -81,9 +82,10 @@ class Director:
 
     # -- the table ---------------------------------------------------------------------
 
-    def deal(self, layouts: Sequence[Sequence[str]], deck_top: Sequence[str], dealer: int) -> None:
+    def deal(self, deal: Deal) -> None:
         """A new round dealt from a stacked deck; the dealer turns up the first discard."""
-        setup = {"dealer": dealer, "layouts": [list(row) for row in layouts], "deck_top": list(deck_top)}
+        dealer = deal.dealer
+        setup = {"dealer": dealer, "layouts": [list(row) for row in deal.layouts], "deck_top": list(deal.deck_top)}
         self.truth = Crocodile(list(self.seats), seed=len(self.rounds) + 1, setup=setup)
         self.rounds.append(self.truth)
         self.world = TableWorld(self.truth, self.layout)
@@ -102,10 +104,10 @@ class Director:
         truth, world = self._table()
         self.stage.show(world, [HandOver("draw", seat=seat)], settle=False)
         truth.apply(Draw(seat))
-        code = truth.table.cards[truth.table.hand].face.code
-        truth.apply(Discard(seat, code))
+        face = _face(truth, truth.table.hand)
+        truth.apply(Discard(seat, face.code))
         self.stage.show(world, [HandOver("discard", seat=seat)])
-        if truth.policy.power_of(truth.table.cards[truth.table.discard[-1]].face) is not None:
+        if truth.policy.power_of(face) is not None:
             self.stage.answer(lambda q: _option(q, "no power"))
 
     def turn_draw_swap(self, seat: int, slot: int) -> None:
@@ -113,7 +115,7 @@ class Director:
         truth, world = self._table()
         self.stage.show(world, [HandOver("draw", seat=seat)], settle=False)
         truth.apply(Draw(seat))
-        old = truth.table.cards[truth.table.layouts[seat][slot]].face.code
+        old = _code_at(truth, (seat, slot))
         world.transient.lifted = {(seat, slot)}
         self.stage.show(world, [HandOver(f"seat{seat}/slot{slot}", seat=seat)], settle=False)
         truth.apply(Swap(seat, slot, old))
@@ -163,12 +165,16 @@ class Director:
         self.stage.tap("next_round", {})
 
 
-def _code_at(game: CaboGame, place: Place) -> str:
-    cid = game.table.layouts[place[0]][place[1]]
+def _face(game: CaboGame, cid: int | None) -> Card:
+    """The face of card ``cid`` (the truth knows every card)."""
     assert cid is not None
     face = game.table.cards[cid].face
     assert face is not None
-    return face.code
+    return face
+
+
+def _code_at(game: CaboGame, place: Place) -> str:
+    return _face(game, game.table.layouts[place[0]][place[1]]).code
 
 
 def _option(question: dict[str, Any], words: str) -> int | None:
@@ -180,25 +186,32 @@ def _option(question: dict[str, Any], words: str) -> int | None:
 
 # -- the story ----------------------------------------------------------------------------
 
-ROUND_1 = {
-    "layouts": [["8s", "Kd", "3d", "2c"], ["Kh", "8d", "3c", "4c"], ["5s", "6h", "4d", "9c"],
-                ["As", "2h", "Qd", "Jc"]],
-    "deck_top": ["8c", "4h", "5d", "6c", "7h", "2s", "3h", "Ac", "5h"],
-    "dealer": 0,
-}
-ROUND_2 = {
-    "layouts": [["2c", "3c", "4c", "5c"], ["6s", "6d", "2d", "3s"], ["Qs", "Qh", "Kc", "Kd"],
-                ["4s", "5s", "4h", "5h"]],
-    "deck_top": ["2s", "3d", "Qd", "Qc", "Kh", "4d", "Ks"],
-    "dealer": 1,
-}
+@dataclass(frozen=True)
+class Deal:
+    """A stacked deal: every seat's cards (near ones first) and the deck's top cards."""
+
+    layouts: tuple[tuple[str, ...], ...]
+    deck_top: tuple[str, ...]
+    dealer: int
+
+
+ROUND_1 = Deal(
+    layouts=(("8s", "Kd", "3d", "2c"), ("Kh", "8d", "3c", "4c"), ("5s", "6h", "4d", "9c"), ("As", "2h", "Qd", "Jc")),
+    deck_top=("8c", "4h", "5d", "6c", "7h", "2s", "3h", "Ac", "5h"),
+    dealer=0,
+)
+ROUND_2 = Deal(
+    layouts=(("2c", "3c", "4c", "5c"), ("6s", "6d", "2d", "3s"), ("Qs", "Qh", "Kc", "Kd"), ("4s", "5s", "4h", "5h")),
+    deck_top=("2s", "3d", "Qd", "Qc", "Kh", "4d", "Ks"),
+    dealer=1,
+)
 
 
 def crocodile_story(d: Director) -> None:
     """Two rounds of Crocodile for four: a race won by 4 ms, a wrong smackdown, a power
     card the player says was not used, a call and the final round, the reveal; then a
     round in which Cid smacks down all four cards and does the deed."""
-    d.deal(**ROUND_1)
+    d.deal(ROUND_1)
     d.smack([(0, (0, 0)), (1, (1, 1))], gap_ms=4)  # Ann's 8♠ and Bob's 8♦ on the 8♣: Ann first
     d.turn_draw_discard(1)                          # Bob: 4♥
     d.turn_draw_swap(2, 0)                          # Cid: 5♦ in, 5♠ out
@@ -211,7 +224,7 @@ def crocodile_story(d: Director) -> None:
     d.turn_draw_discard(3)
     d.reveal()
     d.next_round()
-    d.deal(**ROUND_2)
+    d.deal(ROUND_2)
     d.turn_draw_discard(2)                          # Cid: 3♦
     d.turn_draw_discard(3)                          # Dee: Q♦ ...
     d.smack([(2, (2, 0))])                          # ... Cid smacks Q♠

@@ -88,7 +88,7 @@ class TableWorld:
 
     def pile(self) -> list[str]:
         t = self.game.table
-        codes = [t.cards[cid].face.code for cid in t.discard if t.cards[cid].face is not None]
+        codes = [face.code for cid in t.discard if (face := t.cards[cid].face) is not None]
         return codes + list(self.transient.on_pile)
 
     def deck_size(self) -> int:

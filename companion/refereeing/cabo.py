@@ -23,7 +23,7 @@ import dataclasses
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from companion.cards import parse_card
 from companion.games.base import Event, GameError, IllegalAction
@@ -86,6 +86,7 @@ class CaboTable:
         self._put_right = False
         """The last move's ruling sends cards back: wait for the table before reading on."""
         self._questions = 0
+        self._announced = 0
         self._effects: list[Effect] = []
 
     # -- inputs ------------------------------------------------------------------------
@@ -196,14 +197,14 @@ class CaboTable:
             for slapper, slap_ns in self.slaps:
                 mine = [line for line in claims if line.actions[0].seat == slapper]
                 if mine:
-                    claim = mine[0].actions[0]
+                    claim = cast(Smackdown, mine[0].actions[0])
                     self.slaps.remove((slapper, slap_ns))  # one claim per slap
                     return self._try([dataclasses.replace(claim, t_ns=slap_ns)])
         if len(moves) == 1 and not claims:
             return self._try(list(moves[0].actions))
         if claims and not moves and len({line.actions[0].seat for line in claims}) == 1:
             # Only one seat could have made this claim: no slap needed to know whose.
-            claim = claims[0].actions[0]
+            claim = cast(Smackdown, claims[0].actions[0])
             return self._try([dataclasses.replace(claim, t_ns=t_ns)])
         options = []
         for line in claims + moves:
@@ -230,17 +231,23 @@ class CaboTable:
         slappers = list(self.slaps)
         if obs.discard_top is not None and obs.discard_top != seen.top and len(emptied) == 1 and slappers:
             seat, t_ns = slappers.pop(0)
-            claims.append(self.game.CLAIM(seat, t_ns, (ClaimedCard(*emptied[0], obs.discard_top),)))
+            claims.append(self._claim(seat, t_ns, emptied[0], obs.discard_top))
         for place, code in sorted(turned.items()):
             owner = next((s for s in slappers if s[0] == place[0]), slappers[0] if len(slappers) == 1 else None)
             if owner is None:
                 continue
             slappers.remove(owner)
-            claims.append(self.game.CLAIM(owner[0], owner[1], (ClaimedCard(*place, code),)))
+            claims.append(self._claim(owner[0], owner[1], place, code))
         if not claims:
             return False
         self.slaps = slappers  # one claim per slap
-        return self._try(sorted(claims, key=lambda c: c.t_ns))
+        in_slap_order: list[CaboAction] = sorted(claims, key=lambda claim: claim.t_ns)
+        return self._try(in_slap_order)
+
+    def _claim(self, seat: int, t_ns: int, place: tuple[int, int], code: str) -> Smackdown:
+        """The game's claim (a smackdown, or a Recall match) of the card at ``place``."""
+        claim: Smackdown = self.game.CLAIM(seat, t_ns, (ClaimedCard(*place, code),))
+        return claim
 
     def _consistent(self, lines: list[Line]) -> list[Line]:
         """The lines the cards' movements agree with. A face-down card swapped for another
@@ -358,7 +365,7 @@ class CaboTable:
     def _on_undo(self) -> None:
         if not self.game.actions:
             return
-        undone = self.game.undo()
+        undone = cast(CaboAction, self.game.undo())
         self.question = None
         self.confirmed = {}
         self.slaps = []
@@ -472,7 +479,8 @@ class CaboTable:
         entry = dict(ruling)
         entry["message"] = self._human(str(entry.get("message", "")))
         entry["round"] = len(self.match.rounds)
-        entry["n"] = len(self.rulings) + 1
+        self._announced += 1
+        entry["n"] = self._announced
         self.rulings.append(entry)
         del self.rulings[:-RULINGS_KEPT]
 
@@ -527,7 +535,7 @@ class CaboTable:
     def result(self) -> dict[str, Any]:
         """What the history keeps of a finished match."""
         summary = self.match.summary()
-        return {"game": self.setup.game, "seats": list(self.setup.seats), **summary}
+        return {"game": self.setup.game, "seats": list(self.setup.seats), "target": self.match.target, **summary}
 
 
 def _place_of(zone: str) -> tuple[int, int]:
