@@ -241,8 +241,8 @@ class CaboTable:
         if not claims:
             return False
         self.slaps = slappers  # one claim per slap
-        in_slap_order: list[CaboAction] = sorted(claims, key=lambda claim: claim.t_ns)
-        return self._try(in_slap_order)
+        claims.sort(key=lambda claim: claim.t_ns)
+        return self._try(list(claims))
 
     def _claim(self, seat: int, t_ns: int, place: tuple[int, int], code: str) -> Smackdown:
         """The game's claim (a smackdown, or a Recall match) of the card at ``place``."""
