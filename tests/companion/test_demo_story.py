@@ -101,3 +101,36 @@ def test_a_restart_in_the_middle_resumes_the_same_table(tmp_path, cut):
     after = again.live.current().state
     assert after["game"] == before["game"]
     assert after["recent"] == before["recent"]
+
+
+def test_the_public_stream_holds_no_private_fact_across_a_whole_game(tmp_path):
+    """Every state published during the story (what every phone receives) shows a card's
+    code only where the whole table has seen it: on the discard pile, face up, or known
+    to all since a race or a wrong smackdown turned it up."""
+    referee = new_referee(tmp_path / "t.sqlite3")
+    published = []
+    original = referee.live.publish
+
+    def keep(state):
+        published.append(state)
+        return original(state)
+
+    referee.live.publish = keep
+    start(referee)
+    director = Director(ReadingStage(referee), LAYOUT)
+    crocodile_story(director)
+    assert len(published) > 30  # one per input
+    for state in published:
+        text = str(state)
+        assert "'seen':" not in text and "pin_hash" not in text
+        game = state.get("game")
+        if not game:
+            continue
+        view = game["view"]
+        public = set(view["discard"]["cards"])
+        for seat in view["seats"]:
+            for slot in seat["slots"]:
+                if slot.get("code") is not None:
+                    assert slot["known"] or slot["face_up"], slot
+                    public.add(slot["code"])
+        assert view.get("holding") is None or view["holding"].get("code") is None or view["phase"] == "holding"
