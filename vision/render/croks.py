@@ -10,18 +10,24 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
 import cv2
 import numpy as np
 
+from vision.mat.layout import MatLayout
+from vision.render.camera import overhead_camera
+from vision.render.effects import random_effects
+from vision.render.hands import SKIN_TONES, HandPlacement
 from vision.render.pieces import Artwork, PiecePlacement, blank, px
+from vision.render.scene import Scene
 
 CARD_MM = (63.0, 88.0)
 PAPER = (236, 242, 245)
 INK = (40, 35, 30)
-BACK_GREEN = (50, 96, 40)
+BACK_COLOUR = (120, 30, 90)
 GROUP_COLOURS = ((40, 40, 190), (170, 90, 40), (40, 150, 200), (60, 140, 60), (140, 60, 140), (30, 110, 200),
                  (120, 120, 120), (160, 150, 40))
 FONT = cv2.FONT_HERSHEY_SIMPLEX
@@ -79,6 +85,18 @@ def _picture(card_id: str, w: int, h: int) -> np.ndarray:
             cv2.fillPoly(art, [pts], colour, cv2.LINE_AA)
         else:
             cv2.rectangle(art, (cx - r, cy - r // 2), (cx + r, cy + r // 2), colour, -1)
+    # Fine detail, as an illustration has: scattered small marks and zigzag strokes.
+    for _ in range(int(rng.integers(25, 45))):
+        colour = rng.integers(0, 255, 3).tolist()
+        cx, cy = int(rng.integers(0, w)), int(rng.integers(0, h))
+        r = int(rng.integers(2, max(3, h // 16)))
+        if rng.random() < 0.5:
+            tri = np.array([[cx, cy - r], [cx + r, cy + r], [cx - r, cy + int(r * rng.uniform(0, 1))]], np.int32)
+            cv2.fillPoly(art, [tri], colour, cv2.LINE_AA)
+        else:
+            steps = rng.integers(-r * 2, r * 2 + 1, (int(rng.integers(3, 7)), 2))
+            zigzag = (np.array([cx, cy]) + np.cumsum(steps, axis=0)).astype(np.int32)
+            cv2.polylines(art, [zigzag], False, colour, int(rng.integers(1, 3)), cv2.LINE_AA)
     # A crocodile's head in profile: every Crok is one.
     jaw = np.array([[0.15, 0.75], [0.55, 0.55], [0.95, 0.62], [0.55, 0.72], [0.95, 0.80], [0.50, 0.90]])
     jaw = (jaw * [w, h] + rng.normal(0, 0.03, jaw.shape) * [w, h]).astype(np.int32)
@@ -122,15 +140,15 @@ def _face(card_id: str, name: str, group: str, stats: tuple[int, ...], ability: 
 
 @lru_cache(maxsize=1)
 def crok_back() -> Artwork:
-    """The one back every Master Crok card shares: green scales and the game's name."""
-    image = blank(CARD_MM, BACK_GREEN, 3.0)
+    """The one back every Master Crok card shares: gold scales on purple and the game's name."""
+    image = blank(CARD_MM, BACK_COLOUR, 3.0)
     w, h = px(CARD_MM[0]), px(CARD_MM[1])
     step = px(5)
     for y in range(0, h + step, step):
         for x in range(-step if (y // step) % 2 else 0, w + step, step):
-            cv2.ellipse(image, (x + step // 2, y), (step // 2, step // 2), 0, 0, 180, (80, 140, 60, 255),
+            cv2.ellipse(image, (x + step // 2, y), (step // 2, step // 2), 0, 0, 180, (70, 150, 200, 255),
                         max(1, px(0.5)), cv2.LINE_AA)
-    cv2.rectangle(image, (px(8), px(38)), (px(55), px(50)), (30, 60, 25, 255), -1)
+    cv2.rectangle(image, (px(8), px(38)), (px(55), px(50)), (70, 15, 50, 255), -1)
     _text(image, "MASTER CROK", 10, 47, 6, 43, (120, 210, 230), 0.7)
     return Artwork(image, CARD_MM)
 
@@ -168,3 +186,74 @@ def catalog_cards(catalog: Mapping[str, Any] | Sequence[Mapping[str, Any]]) -> l
             raise ValueError("a catalog's plain data needs a 'crok' list (catalog.to_json())")
         return cards
     return list(catalog)
+
+
+# -- battle scenes ----------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, eq=False)
+class RandomBattle:
+    """A rendered-to-be table of Master Crok cards: the scene, the mat it lies on, and
+    which of its cards are of the taught deck."""
+
+    scene: Scene
+    layout: MatLayout
+    taught_ids: frozenset[str]
+
+
+def random_battle(seed: int, taught: Sequence[Mapping[str, Any]], strangers: Sequence[Mapping[str, Any]],
+                  layout: MatLayout, strength: float = 1.0, hands: bool = False, max_cover: float = 1 / 3,
+                  size: tuple[int, int] = (1280, 720)) -> RandomBattle:
+    """Two to five cards on the mat, some of them strangers (never taught), some lying
+    partly over another (by at most ``max_cover`` of its area, so each stays readable), a
+    face-down one now and then, a random camera and light. Fully determined by ``seed``."""
+    rng = np.random.default_rng([seed, 4242])
+    w, h = layout.size_mm
+    cw, ch = CARD_MM
+    pieces: list[PiecePlacement] = []
+    touched: set[str] = set()
+    for _ in range(int(rng.integers(2, 6))):
+        pool = strangers if (strangers and rng.random() < 0.3) else taught
+        card = pool[int(rng.integers(len(pool)))]
+        if any(p.name == card["id"] for p in pieces):
+            continue  # one copy of a card per scene keeps the truth simple
+        angle = float(rng.uniform(0, 360))
+        free = [p for p in pieces if p.name not in touched]
+        if free and rng.random() < 0.45:
+            # Over a card lying alone, shifted so it covers at most max_cover of it.
+            under = free[int(rng.integers(len(free)))]
+            touched.update({under.name, card["id"]})
+            a = np.radians(under.angle_deg)
+            along = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+            shift = 1 - float(rng.uniform(0.1, max_cover * 0.9))
+            if rng.random() < 0.5:
+                offset = along[0] * cw * shift * rng.choice([-1, 1])
+            else:
+                offset = along[1] * ch * shift * rng.choice([-1, 1])
+            x, y = under.x_mm + offset[0], under.y_mm + offset[1]
+            if not (50 <= x <= w - 50 and 50 <= y <= h - 50):
+                x, y = under.x_mm - offset[0], under.y_mm - offset[1]  # the other way, on the mat
+            angle = under.angle_deg + float(rng.normal(0, 6))
+        else:
+            # Somewhere clear of the cards already down.
+            for _ in range(30):
+                x, y = float(rng.uniform(70, w - 70)), float(rng.uniform(70, h - 70))
+                if all(np.hypot(x - p.x_mm, y - p.y_mm) > 1.1 * np.hypot(cw, ch) for p in pieces):
+                    break
+            else:
+                continue
+        if not (50 <= x <= w - 50 and 50 <= y <= h - 50):
+            continue
+        pieces.append(crok_piece(card, x, y, angle,
+                                 face_up=bool(rng.random() > 0.08), lift_mm=0.3 * len(pieces)))
+    hand_list: list[HandPlacement] = []
+    if hands and rng.random() < 0.6:
+        hand_list.append(HandPlacement(float(rng.uniform(60, w - 60)), float(rng.uniform(60, h - 60)),
+                                       float(rng.uniform(0, 360)), float(rng.uniform(40, 100)),
+                                       skin=SKIN_TONES[int(rng.integers(len(SKIN_TONES)))]))
+    camera = overhead_camera(layout.size_mm, size, tilt_deg=float(rng.uniform(-10, 10)),
+                             pan_deg=float(rng.uniform(-7, 7)), roll_deg=float(rng.uniform(-4, 4)),
+                             fill=float(rng.uniform(0.82, 0.96)), fov_deg=float(rng.uniform(50, 75)))
+    effects = replace(random_effects(rng, strength), motion_px=0.0)
+    scene = Scene(camera, hands=tuple(hand_list), layout=layout, effects=effects, pieces=tuple(pieces),
+                  mat_style=("felt", "blue", "felt")[int(rng.integers(3))])
+    return RandomBattle(scene, layout, frozenset(str(c["id"]) for c in taught))

@@ -1,0 +1,488 @@
+"""Taught cards on the table: which Crok of a taught deck each card is, fully visible or
+with up to about a third covered, and cards of no taught kind reported as unknown.
+
+1. **Where cards are.** What differs from the mat's colour (a printed mat, or any plain
+   cloth: its colour is the frame's median), minus hands, is cut into blobs: one card,
+   or several overlapping.
+2. **Which card.** ORB keypoints of each blob are matched to every taught card's at
+   once (VISION-NOTES 4.7): a ratio test, then a homography fitted with RANSAC for each
+   card with enough matches. A card is named only when enough matches agree on one
+   plane; keypoints of the frame and text that every card of the deck shares were
+   dropped when the deck was loaded, so a card of the same game that was never taught
+   finds nothing to agree on and is named by nobody. Several cards in one blob are
+   found one after the other.
+3. **Unknown cards.** A card-sized part of a blob that no taught card explains is
+   reported with code None: seen, never guessed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.mat.calibration import MatCalibrator
+from vision.mat.layout import MatLayout
+from vision.observation import CardSighting, Observation
+from vision.stability import skin_mask
+from vision.taught.features import big_areas, largest_blob, orb, order_corners, warp_quad
+from vision.taught.store import TaughtDeck
+
+REF_PX_PER_MM = 3.0
+"""Scale of a taught card's stored picture."""
+THUMB = (16, 22)
+SHARED_DISTANCE = 40
+"""Hamming distance under which a keypoint of one taught card also belongs to another:
+the deck's common frame and text, useless to tell cards apart."""
+RATIO = 0.8
+MIN_INLIERS = 14
+"""Matches that must agree on one homography before a card is named."""
+RANSAC_ITERATIONS = 500
+FLANN_INDEX_LSH = 6
+MAX_SKEW_DEG = 20.0
+"""How far from square a found card's corners may be (an overhead camera tips them little)."""
+
+FOREGROUND = 28.0
+REF_FEATURES = 500
+"""ORB keypoints looked for on a taught card's picture."""
+QUERY_FEATURES = 500
+"""ORB keypoints looked for per card's area of a blob in the frame."""
+WORK_SCALE = 0.5
+
+
+@dataclass(frozen=True)
+class CardMatch:
+    """One taught card found in the frame."""
+
+    card: int
+    """Index in the deck."""
+    corners: np.ndarray
+    """(4, 2) its outline in frame pixels, clockwise from its top-left."""
+    inliers: int
+    matches: int
+
+
+class DeckIndex:
+    """Every taught card's distinctive ORB keypoints, searchable at once: a picture's
+    keypoints are matched to all of them together, so the ratio test also throws out
+    whatever looks like several cards at once (VISION-NOTES 4.7)."""
+
+    def __init__(self, deck: TaughtDeck, features: int = REF_FEATURES) -> None:
+        self.deck = deck
+        self.size = (deck.gray.shape[2], deck.gray.shape[1])
+        detector = orb(features)
+        points, descriptors, owners = [], [], []
+        for i, grey in enumerate(deck.gray):
+            kps, desc = detector.detectAndCompute(grey, None)
+            if desc is None:
+                continue
+            points.append(np.array([k.pt for k in kps], np.float32))
+            descriptors.append(desc)
+            owners.append(np.full(len(kps), i))
+        if not descriptors:
+            raise ValueError(f"deck {deck.name!r}: no card has any detail a camera can match")
+        pts, desc, owner = np.vstack(points), np.vstack(descriptors), np.concatenate(owners)
+        keep = self._distinctive(desc, owner)
+        self.points, self.descriptors, self.owner = pts[keep], desc[keep], owner[keep]
+        self.keypoints_per_card = np.bincount(self.owner, minlength=len(deck.cards))
+        self._ranges = np.concatenate([[0], np.cumsum(self.keypoints_per_card)])
+        self.thumbs = np.stack([_thumb_vector(t) for t in deck.colour])
+        self._bf = cv2.BFMatcher(cv2.NORM_HAMMING)
+        # Locality-sensitive hashing finds the nearest binary descriptors several times
+        # faster than trying every one, and misses few of the close ones that matter.
+        self.matcher = cv2.FlannBasedMatcher(
+            {"algorithm": FLANN_INDEX_LSH, "table_number": 6, "key_size": 12, "multi_probe_level": 1},
+            {"checks": 64})
+        self.matcher.add([self.descriptors])
+        self.matcher.train()
+        self.detector = orb(QUERY_FEATURES)
+
+    @staticmethod
+    def _distinctive(desc: np.ndarray, owner: np.ndarray) -> np.ndarray:
+        """Keypoints that no other card has too: the deck's frame and labels are on every
+        card, tell no card from another, and would let an untaught card of the game look
+        taught."""
+        keep = np.ones(len(desc), bool)
+        matcher = cv2.BFMatcher(cv2.NORM_HAMMING)
+        for card in np.unique(owner):
+            mine, others = owner == card, owner != card
+            if not others.any():
+                continue
+            nearest = matcher.match(desc[mine], desc[others])
+            keep[np.flatnonzero(mine)] = np.array([m.distance for m in nearest]) >= SHARED_DISTANCE
+        return keep
+
+    def shortlist(self, upright: np.ndarray, most: int = 2) -> list[int]:
+        """The taught cards whose thumbnails a whole card, warped upright (BGR, either way
+        up), looks most like: the few worth checking first."""
+        small = cv2.resize(upright, THUMB, interpolation=cv2.INTER_AREA)
+        d = np.minimum(*(((self.thumbs - _thumb_vector(v)) ** 2).sum(axis=1) for v in (small, small[::-1, ::-1])))
+        return [int(c) for c in np.argsort(d)[:most]]
+
+    def find(self, grey: np.ndarray, mask: np.ndarray | None = None, most: int = 6, cards: float = 1.0,
+             card_px: float | None = None, among: list[int] | None = None) -> list[CardMatch]:
+        """Taught cards in ``grey`` (where ``mask`` allows), best first; each keypoint of
+        the picture serves one card only. ``cards``: about how many cards' area the picture
+        holds (more keypoints are looked for in a bigger one); ``card_px``: a card's area
+        in the picture's pixels, when the mat says it (a found card must have about it);
+        ``among``: look only for these cards (a quick first try)."""
+        self.detector.setMaxFeatures(int(np.clip(QUERY_FEATURES * cards, QUERY_FEATURES, 8 * QUERY_FEATURES)))
+        kps, desc = self.detector.detectAndCompute(grey, mask)
+        if desc is None or len(kps) < MIN_INLIERS:
+            return []
+        query = np.array([k.pt for k in kps], np.float32)
+        if among is None:
+            neighbours = self.matcher.knnMatch(desc, k=4)
+            rows = np.arange(len(self.owner))
+        else:
+            rows = np.concatenate([np.arange(self._ranges[c], self._ranges[c + 1]) for c in among])
+            neighbours = self._bf.knnMatch(desc, self.descriptors[rows], k=min(4, len(rows)))
+        good_q, good_r = [], []
+        for near in neighbours:
+            # The ratio test against the nearest keypoint of *another* card: a card's own
+            # repeated pattern (a back's scales) is for the homography to sort out.
+            if not near:
+                continue
+            first = near[0]
+            owner = self.owner[rows[first.trainIdx]]
+            rival = next((m for m in near[1:] if self.owner[rows[m.trainIdx]] != owner), None)
+            if rival is None or first.distance < RATIO * rival.distance:
+                good_q.append(first.queryIdx)
+                good_r.append(rows[first.trainIdx])
+        q, r = np.array(good_q, int), np.array(good_r, int)
+        found: list[CardMatch] = []
+        free = np.ones(len(kps), bool)
+        failed: set[int] = set()
+        while len(found) < most:
+            best = self._best(query, q, r, free, failed, card_px)
+            if best is None:
+                break
+            match, used = best
+            found.append(match)
+            failed.add(match.card)
+            # Its matches are spent, and so are any other matches to it inside its outline
+            # (a card lying over it keeps its own keypoints there).
+            mine = np.zeros(len(kps), bool)
+            mine[q[self.owner[r] == match.card]] = True
+            free &= ~used & ~(mine & inside_quad(query, match.corners))
+        return found
+
+    def _best(self, query: np.ndarray, q: np.ndarray, r: np.ndarray, free: np.ndarray, failed: set[int],
+              card_px: float | None) -> tuple[CardMatch, np.ndarray] | None:
+        """The card most matches agree on among the free keypoints, or None."""
+        sel_free = free[q] if len(q) else np.zeros(0, bool)
+        q, r = q[sel_free], r[sel_free]
+        if len(q) < MIN_INLIERS:
+            return None
+        owner = self.owner[r]
+        counts = np.bincount(owner, minlength=len(self.deck.cards))
+        best: tuple[CardMatch, np.ndarray] | None = None
+        for card in np.argsort(-counts)[:3]:
+            if counts[card] < MIN_INLIERS:
+                break
+            if card in failed:
+                continue
+            sel = owner == card
+            src = self.points[r[sel]].reshape(-1, 1, 2)
+            dst = query[q[sel]].reshape(-1, 1, 2)
+            # A card lies flat and the camera looks down: within one card the picture is the
+            # taught one turned, scaled and moved. Four degrees of freedom fit far more
+            # steadily than a homography's eight to matches that cover only part of it.
+            M, inliers = cv2.estimateAffinePartial2D(src, dst, method=cv2.RANSAC, ransacReprojThreshold=4.0,
+                                                     maxIters=RANSAC_ITERATIONS, confidence=0.995)
+            if M is None:
+                failed.add(int(card))
+                continue
+            H = np.vstack([M, [0.0, 0.0, 1.0]])
+            n = int(inliers.sum())
+            outline = self._outline(H, card_px)
+            if n < MIN_INLIERS or outline is None:
+                failed.add(int(card))
+                continue
+            if best is None or n > best[0].inliers:
+                used = np.zeros(len(query), bool)
+                used[q[sel][inliers.ravel() > 0]] = True
+                best = (CardMatch(int(card), outline, n, int(sel.sum())), used)
+        return best
+
+    def _outline(self, H: np.ndarray, card_px: float | None = None) -> np.ndarray | None:
+        """The taught card's outline through ``H``, or None when it is not a plausible card
+        (folded, mirrored, skewed, or of another size than the mat says a card is): a wrong
+        fit through a few chance matches."""
+        w, h = self.size
+        ref = np.array([[-0.5, -0.5], [w - 0.5, -0.5], [w - 0.5, h - 0.5], [-0.5, h - 0.5]], np.float64)
+        pts = cv2.perspectiveTransform(ref.reshape(-1, 1, 2), H).reshape(-1, 2)
+        if not cv2.isContourConvex(pts.astype(np.float32)):
+            return None
+        area = cv2.contourArea(pts.astype(np.float32), oriented=True)
+        sides = np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1)
+        if area <= 0 or sides.min() < 10:
+            return None
+        if card_px is not None and not 0.65 * card_px < area < 1.5 * card_px:
+            return None
+        aspect = (sides[1] + sides[3]) / max(sides[0] + sides[2], 1e-6)
+        if not 0.8 * h / w < aspect < 1.25 * h / w:
+            return None
+        a, b = pts - np.roll(pts, 1, axis=0), np.roll(pts, -1, axis=0) - pts
+        cos = np.abs((a * b).sum(axis=1)) / np.maximum(np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1), 1e-9)
+        return pts if cos.max() < np.sin(np.radians(MAX_SKEW_DEG)) else None
+
+
+def _thumb_vector(thumb: np.ndarray) -> np.ndarray:
+    """A thumbnail as a light-normalised Lab vector: a dimmer room does not move it."""
+    lab = cv2.cvtColor(np.ascontiguousarray(thumb), cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab -= lab.reshape(-1, 3).mean(axis=0)
+    lab[..., 0] /= max(float(lab[..., 0].std()), 4.0) / 20.0
+    return lab.ravel()
+
+
+def inside_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """(N,) whether each point lies inside the convex quadrilateral ``quad`` (either winding)."""
+    a = np.asarray(quad, np.float64)
+    b = np.roll(a, -1, axis=0)
+    p = np.asarray(points, np.float64)[:, None, :]
+    cross = (b[:, 0] - a[:, 0]) * (p[..., 1] - a[:, 1]) - (b[:, 1] - a[:, 1]) * (p[..., 0] - a[:, 0])
+    return (cross >= 0).all(axis=1) | (cross <= 0).all(axis=1)
+
+
+# -- where cards are -----------------------------------------------------------------------------------
+
+def background_colour(lab: np.ndarray, inside: np.ndarray | None) -> np.ndarray:
+    """The mat's (or cloth's) colour: the median of what is mostly mat."""
+    pixels = lab[inside] if inside is not None else lab.reshape(-1, 3)
+    return np.median(pixels[::7], axis=0).astype(np.float32)
+
+
+def foreground(image: np.ndarray, sheet: np.ndarray | None = None, card_px: float | None = None) -> np.ndarray:
+    """Where the frame is not mat, not hand (uint8 0/255 at ``WORK_SCALE``); ``sheet``
+    (same scale) limits it to the mat. A hand is a skin-coloured area bigger than a card
+    (``card_px``, frame pixels): a card's own art may have skin tones."""
+    s = WORK_SCALE
+    small = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    ref = background_colour(lab, sheet > 0 if sheet is not None else None)
+    diff = lab - ref
+    dist = np.sqrt(0.5 * diff[..., 0] ** 2 + diff[..., 1] ** 2 + diff[..., 2] ** 2)
+    fg = (dist > FOREGROUND).astype(np.uint8) * 255
+    if sheet is not None:
+        fg[sheet == 0] = 0
+    least = 1.5 * (card_px if card_px else 0.02 * image.shape[0] * image.shape[1]) * s * s
+    fg[big_areas(skin_mask(small), least) > 0] = 0
+    fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    return cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
+@dataclass(frozen=True, eq=False)
+class MatContext:
+    """What the mat tells in this frame, in frame pixels."""
+
+    sheet: np.ndarray | None
+    """uint8 mask (WORK_SCALE) of the mat sheet with its markers blanked, or None (no mat)."""
+    card_px: float | None
+    """A card's area in frame pixels, when the mat is calibrated."""
+    to_mat: Any = None
+
+
+def mat_context(image: np.ndarray, calibrator: MatCalibrator | None, card_mm: tuple[float, float]) -> MatContext:
+    if calibrator is None:
+        return MatContext(None, None)
+    calibration = calibrator.update(image)
+    if not calibration.ok:
+        return MatContext(None, None)
+    layout = calibrator.layout
+    s = WORK_SCALE
+    h, w = image.shape[:2]
+    sheet = np.zeros((int(round(h * s)), int(round(w * s))), np.uint8)
+    outline = calibration.to_image(np.array([[0, 0], [layout.width_mm, 0], [layout.width_mm, layout.height_mm],
+                                             [0, layout.height_mm]], float))
+    cv2.fillPoly(sheet, [np.round(outline * s).astype(np.int32)], 255)
+    for marker in layout.markers:
+        grown = marker.rect.corners()
+        c = grown.mean(axis=0)
+        quad = calibration.to_image(c + (grown - c) * (1 + 2 * marker.clearance / marker.size))
+        cv2.fillPoly(sheet, [np.round(quad * s).astype(np.int32)], 0)
+    cx, cy = layout.width_mm / 2, layout.height_mm / 2
+    card = calibration.to_image(np.array([[cx, cy], [cx + card_mm[0], cy], [cx + card_mm[0], cy + card_mm[1]],
+                                          [cx, cy + card_mm[1]]], float))
+    return MatContext(sheet, float(cv2.contourArea(card.astype(np.float32))), calibration.to_mat)
+
+
+def card_blobs(fg: np.ndarray, card_px: float | None) -> list[np.ndarray]:
+    """Outer contours (frame pixels) of the foreground big enough to hold a card's visible part."""
+    contours, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[-2:]
+    s = WORK_SCALE
+    least = 0.3 * card_px * s * s if card_px else 600 * s * s
+    return [c.astype(np.float32) / s for c in contours if cv2.contourArea(c) >= least]
+
+
+def whole_card(blob: np.ndarray, area: float, card_px: float | None,
+               card_mm: tuple[float, float]) -> np.ndarray | None:
+    """The corners (frame pixels, clockwise, a short side first) of a blob that is one
+    whole card lying alone, or None."""
+    (cx, cy), (rw, rh), angle = cv2.minAreaRect(blob.astype(np.float32))
+    if area / max(rw * rh, 1.0) < 0.92:
+        return None
+    want = max(card_mm) / min(card_mm)
+    if not 0.9 * want < max(rw, rh) / max(min(rw, rh), 1.0) < 1.1 * want:
+        return None
+    if card_px and not 0.8 * card_px < rw * rh < 1.25 * card_px:
+        return None
+    corners = order_corners(cv2.boxPoints(((cx, cy), (rw, rh), angle)))
+    if np.linalg.norm(corners[1] - corners[0]) > np.linalg.norm(corners[2] - corners[1]):
+        corners = np.roll(corners, -1, axis=0)
+    return corners
+
+
+class TaughtCardReader:
+    """Frame -> the taught cards on it (an :class:`Observation` whose cards carry catalog
+    ids, ``None`` for a card that no taught card explains). With a mat ``layout`` the
+    cards get their zones (``seat{n}/battle`` on :func:`vision.mat.battle.battle_layout`)."""
+
+    def __init__(self, deck: TaughtDeck, layout: MatLayout | None = None) -> None:
+        self.deck = deck
+        self.index = DeckIndex(deck)
+        self.layout = layout
+        self.calibrator = MatCalibrator(layout) if layout is not None else None
+
+    def find(self, image: np.ndarray) -> tuple[list[CardMatch], list[np.ndarray], MatContext]:
+        """The taught cards found, the outlines of unknown cards, and the mat context."""
+        context = mat_context(image, self.calibrator, self.deck.card_mm)
+        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        fg = foreground(image, context.sheet, context.card_px)
+        found: list[CardMatch] = []
+        unknown: list[np.ndarray] = []
+        h, w = grey.shape
+        for blob in card_blobs(fg, context.card_px):
+            x, y, bw, bh = cv2.boundingRect(blob.astype(np.int32))
+            pad = 6
+            x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(w, x + bw + pad), min(h, y + bh + pad)
+            mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+            cv2.fillPoly(mask, [np.round(blob - [x0, y0]).astype(np.int32)], 255)
+            mask = cv2.dilate(mask, np.ones((9, 9), np.uint8))
+            area = cv2.contourArea(blob.astype(np.float32))
+            cards = area / context.card_px if context.card_px else 1.0
+            crop = np.ascontiguousarray(grey[y0:y1, x0:x1])
+            matches: list[CardMatch] = []
+            whole = whole_card(blob, area, context.card_px, self.deck.card_mm)
+            if whole is not None:
+                # One card lying alone: its thumbnail says which few cards to try first.
+                among = self.index.shortlist(warp_quad(image, whole, THUMB))
+                matches = self.index.find(crop, mask, cards=1.0, card_px=context.card_px, among=among, most=1)
+            if not matches:
+                matches = self.index.find(crop, mask, cards=cards, card_px=context.card_px)
+            for m in matches:
+                found.append(CardMatch(m.card, m.corners + [x0, y0], m.inliers, m.matches))
+            unknown.extend(self._unexplained(blob, [m.corners + [x0, y0] for m in matches], context.card_px,
+                                             (h, w)))
+        return found, unknown, context
+
+    @staticmethod
+    def _unexplained(blob: np.ndarray, outlines: list[np.ndarray], card_px: float | None,
+                     shape: tuple[int, int]) -> list[np.ndarray]:
+        """Card-sized parts of a blob outside every found card: unknown cards."""
+        s = WORK_SCALE
+        h, w = int(round(shape[0] * s)), int(round(shape[1] * s))
+        left = np.zeros((h, w), np.uint8)
+        cv2.fillPoly(left, [np.round(blob * s).astype(np.int32)], 255)
+        for outline in outlines:
+            c = outline.mean(axis=0)
+            cv2.fillPoly(left, [np.round((c + (outline - c) * 1.06) * s).astype(np.int32)], 0)
+        left = cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((7, 7), np.uint8))
+        out = []
+        least = 0.4 * card_px * s * s if card_px else 1500 * s * s
+        contours, _ = cv2.findContours(left, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[-2:]
+        for c in contours:
+            area = cv2.contourArea(c)
+            if area < least:
+                continue
+            (cx, cy), (rw, rh), angle = cv2.minAreaRect(c)
+            if area / max(rw * rh, 1.0) < 0.6 or max(rw, rh) / max(min(rw, rh), 1.0) > 2.5:
+                continue  # a sliver or a stripe: not a card
+            out.append(order_corners(cv2.boxPoints(((cx, cy), (rw, rh), angle))) / s)
+        return out
+
+    def read_image(self, image: np.ndarray, frame_index: int = 0, t_ns: int = 0) -> Observation:
+        found, unknown, context = self.find(image)
+        best_first = sorted(found, key=lambda m: -m.inliers)
+        cards = [self._sighting(m.corners, self.deck.ids[m.card], _confidence(m), context) for m in best_first]
+        cards += [self._sighting(u, None, 0.5, context) for u in unknown]
+        calibration = "none" if self.calibrator is None else self.calibrator.current.state
+        return Observation(t_ns, frame_index, tuple(cards), calibration=calibration)
+
+    def _sighting(self, corners: np.ndarray, code: str | None, confidence: float, context: MatContext) -> CardSighting:
+        outline = tuple((float(x), float(y)) for x, y in corners)
+        mat_xy, zone = None, None
+        if context.to_mat is not None:
+            centre = context.to_mat(np.asarray(corners, float).mean(axis=0)[None])[0]
+            mat_xy = (float(centre[0]), float(centre[1]))
+            if self.layout is not None:
+                zone = self.layout.zone_at(*mat_xy)
+        return CardSighting(code, confidence, outline, zone, mat_xy)  # type: ignore[arg-type]
+
+
+def _confidence(match: CardMatch) -> float:
+    return float(np.clip(match.inliers / (match.inliers + 12.0), 0.0, 0.99))
+
+
+# -- teaching ------------------------------------------------------------------------------------------------
+
+def capture_card(image: np.ndarray, calibrator: MatCalibrator | None,
+                 card_mm: tuple[float, float]) -> tuple[np.ndarray, np.ndarray, np.ndarray] | str:
+    """The one card lying alone and whole in view: its upright grey picture at
+    ``REF_PX_PER_MM``, a colour thumbnail and its outline in the frame; or why not."""
+    context = mat_context(image, calibrator, card_mm)
+    if calibrator is not None and context.sheet is None:
+        return "the mat is not found: are its markers in view?"
+    fg = foreground(image, context.sheet, context.card_px)
+    blobs = card_blobs(fg, context.card_px)
+    if not blobs:
+        return "no card in view yet"
+    if len(blobs) > 1:
+        return "more than one thing in view: show one card alone"
+    blob = _blob_mask(blobs[0], fg.shape)
+    rect = cv2.minAreaRect(blob.astype(np.float32) / WORK_SCALE)
+    (_, _), (rw, rh), _ = rect
+    area = cv2.contourArea(blob) / WORK_SCALE**2
+    if area / max(rw * rh, 1.0) < 0.9:
+        return "the card is not whole in view (covered, or bent?)"
+    aspect = max(rw, rh) / max(min(rw, rh), 1.0)
+    want = max(card_mm) / min(card_mm)
+    if not 0.85 * want < aspect < 1.15 * want:
+        return "that is not card-shaped: lay the card flat, alone"
+    if context.card_px and not 0.7 * context.card_px < rw * rh < 1.4 * context.card_px:
+        return "that is not the size of a card"
+    corners = order_corners(cv2.boxPoints(rect))
+    if np.linalg.norm(corners[1] - corners[0]) > np.linalg.norm(corners[2] - corners[1]):
+        corners = np.roll(corners, -1, axis=0)  # the short side on top: upright
+    size = (int(round(card_mm[0] * REF_PX_PER_MM)), int(round(card_mm[1] * REF_PX_PER_MM)))
+    upright = warp_quad(image, corners, size)
+    grey = cv2.cvtColor(upright, cv2.COLOR_BGR2GRAY)
+    thumb = cv2.resize(upright, THUMB, interpolation=cv2.INTER_AREA)
+    return grey, thumb, corners
+
+
+def _blob_mask(blob: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    mask = np.zeros(shape[:2], np.uint8)
+    cv2.fillPoly(mask, [np.round(blob * WORK_SCALE).astype(np.int32)], 255)
+    found = largest_blob(mask)
+    assert found is not None
+    return found
+
+
+def read_master_crok(image: np.ndarray, deck: TaughtDeck, layout: MatLayout | None = None) -> dict[str, Any]:
+    """What ``companion vision read --game master-crok --deck NAME IMAGE`` prints: every
+    card found, as ``{"id", "name", "confidence", "corners", "zone", "mat_xy"}`` with
+    ``id`` the catalog id, ``"BACK"`` for a face-down card, or None for a card that no
+    taught card explains (never the nearest guess). ``layout``: the mat in view
+    (:func:`vision.mat.battle.battle_layout`), or None for a plain cloth."""
+    obs = TaughtCardReader(deck, layout).read_image(image)
+    names = {str(c["id"]): str(c.get("name", c["id"])) for c in deck.cards}
+    cards = []
+    for sighting in obs.cards:
+        data = sighting.to_json()
+        cards.append({"id": sighting.code, "name": names.get(sighting.code or "", None),
+                      "confidence": data["confidence"], "corners": data["corners"], "zone": data["zone"],
+                      "mat_xy": data["mat_xy"]})
+    return {"deck": deck.name, "calibration": obs.calibration, "cards": cards}

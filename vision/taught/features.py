@@ -1,0 +1,108 @@
+"""What taught pieces are compared by: light-normalised pattern and colour vectors for
+tiles, ORB keypoints for cards, and the foreground mask that finds a piece on a plain
+background. OpenCV 4.8 and 5 alike (ORB and BFMatcher are in both)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+PATTERN_PX = 16
+"""Side of the grey pattern a tile is compared by."""
+CHROMA_PX = 6
+"""Side of the colour grid a tile is compared by."""
+CHROMA_SCALE = 10.0
+"""Lab a/b units that count as much as one standard deviation of the pattern."""
+CHROMA_WEIGHT = 0.5
+"""Share of the colour in a tile's distance (the rest is the pattern)."""
+
+
+def to_lab(bgr: np.ndarray) -> np.ndarray:
+    """float32 Lab (L 0..100, a and b about -100..100) of a uint8 BGR image."""
+    return cv2.cvtColor(bgr.astype(np.float32) * (1 / 255), cv2.COLOR_BGR2LAB)
+
+
+def tile_vectors(crops: np.ndarray) -> np.ndarray:
+    """One vector per upright square crop (M, S, S, 3) uint8, so that the squared distance
+    between two vectors is ``(1 - CHROMA_WEIGHT)`` times the mean squared difference of
+    their light-normalised grey patterns plus ``CHROMA_WEIGHT`` times that of their colour
+    grids: a brighter or dimmer light changes neither."""
+    out = []
+    for crop in crops:
+        small = cv2.resize(crop, (PATTERN_PX, PATTERN_PX), interpolation=cv2.INTER_AREA)
+        small = cv2.GaussianBlur(small, (3, 3), 0.8)
+        lab = to_lab(small)
+        light = lab[..., 0]
+        light = (light - light.mean()) / max(float(light.std()), 2.0)
+        chroma = cv2.resize(lab[..., 1:], (CHROMA_PX, CHROMA_PX), interpolation=cv2.INTER_AREA) / CHROMA_SCALE
+        out.append(np.concatenate([
+            light.ravel() * np.sqrt((1 - CHROMA_WEIGHT) / light.size),
+            chroma.ravel() * np.sqrt(CHROMA_WEIGHT / chroma.size),
+        ]))
+    return np.asarray(out, np.float32).reshape(len(crops), -1)
+
+
+def squared_distances(queries: np.ndarray, refs: np.ndarray) -> np.ndarray:
+    """(Q, R) squared Euclidean distances between rows."""
+    q2 = np.einsum("ij,ij->i", queries, queries)[:, None]
+    r2 = np.einsum("ij,ij->i", refs, refs)[None, :]
+    return np.maximum(q2 + r2 - 2.0 * queries @ refs.T, 0.0)
+
+
+def rotations(crops: np.ndarray) -> np.ndarray:
+    """Each crop turned 0, 90, 180 and 270 degrees: (M * 4, S, S, 3), crop-major."""
+    return np.stack([np.rot90(c, k) for c in crops for k in range(4)])
+
+
+# -- foreground on a plain mat -------------------------------------------------------------------
+
+def mat_distance(lab: np.ndarray, background: np.ndarray) -> np.ndarray:
+    """How far each pixel is from the mat's colour: the colour difference in full and the
+    lightness only where the pixel is *brighter* (a shadow on the mat is still mat)."""
+    diff = lab - background
+    brighter = np.maximum(diff[..., 0], 0.0)
+    return np.sqrt(0.6 * brighter**2 + diff[..., 1] ** 2 + diff[..., 2] ** 2 + 0.05 * diff[..., 0] ** 2)
+
+
+def largest_blob(mask: np.ndarray) -> np.ndarray | None:
+    """The largest outer contour of a binary mask, or None."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[-2:]
+    if not contours:
+        return None
+    return max(contours, key=cv2.contourArea)
+
+
+def big_areas(mask: np.ndarray, min_area: float) -> np.ndarray:
+    """Only the connected areas of ``mask`` of at least ``min_area`` pixels (uint8 0/255)."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    keep = np.zeros(count, np.uint8)
+    keep[1:] = (stats[1:, cv2.CC_STAT_AREA] >= min_area).astype(np.uint8) * 255
+    return keep[labels]
+
+
+def order_corners(box: np.ndarray) -> np.ndarray:
+    """Four corners clockwise (on screen, y down) starting from the top-left-most one."""
+    box = np.asarray(box, np.float64).reshape(4, 2)
+    centre = box.mean(axis=0)
+    ang = np.arctan2(box[:, 1] - centre[1], box[:, 0] - centre[0])
+    box = box[np.argsort(ang)]
+    start = int(np.argmin(box.sum(axis=1)))
+    return np.roll(box, -start, axis=0)
+
+
+def warp_quad(image: np.ndarray, corners: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """The quadrilateral ``corners`` (clockwise from its top-left) warped upright to ``size``."""
+    w, h = size
+    dst = np.array([[-0.5, -0.5], [w - 0.5, -0.5], [w - 0.5, h - 0.5], [-0.5, h - 0.5]], np.float32)
+    M = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
+    return cv2.warpPerspective(image, M, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+# -- ORB ----------------------------------------------------------------------------------------------
+
+def orb(features: int = 500, edge: int = 31, fast: int = 10) -> cv2.ORB:
+    """An ORB detector. OpenCV's 31 px patch (about 12 mm of a card at the 2-3 px/mm an
+    overhead camera gives) makes descriptors that survive blur and a little perspective."""
+    return cv2.ORB_create(nfeatures=features, scaleFactor=1.2, nlevels=8, edgeThreshold=edge, patchSize=edge,
+                          fastThreshold=fast)
+
