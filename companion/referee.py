@@ -65,6 +65,8 @@ class Referee:
         self._thread: threading.Thread | None = None
         self._recent: deque[dict[str, Any]] = deque(maxlen=RECENT_INPUTS)
         self.input_count = 0
+        self.handling_ms: deque[float] = deque(maxlen=1000)
+        """How long each input took, store and publish included (for benchmarks)."""
         self.press_simulator: Callable[[int, str], None] | None = None
         """Demo only: presses a simulated pad (set by the composition root)."""
         self.arm_slaps: Callable[[], object] | None = None
@@ -140,6 +142,11 @@ class Referee:
         self._publish()
 
     def _record_and_handle(self, event: InputEvent) -> None:
+        started = time.perf_counter()
+        self._store_and_handle(event)
+        self.handling_ms.append((time.perf_counter() - started) * 1000)
+
+    def _store_and_handle(self, event: InputEvent) -> None:
         if event.kind == "setup" and self.table is not None:
             # A new game at this table: the finished one goes to the history, and the
             # new one gets its own session (its own event log from the setup on).

@@ -75,7 +75,10 @@ class RunningServer:
 
 def make_server(app: Any, host: str, port: int, threads: int) -> Any:
     # channel_timeout counts inactivity; the streams' keep-alives (15 s) stay under it.
-    return create_server(app, host=host, port=port, threads=threads, channel_timeout=60, ident="table-companion")
+    # Every phone keeps a few idle keep-alive connections besides its stream: waitress's
+    # default limit of 100 connections stops new phones at about 25.
+    return create_server(app, host=host, port=port, threads=threads, channel_timeout=60,
+                         connection_limit=max(100, 10 * threads), ident="table-companion")
 
 
 def start_in_thread(app: Any, host: str = "127.0.0.1", port: int = 0, threads: int = 48) -> RunningServer:
