@@ -125,9 +125,20 @@ class CardReader:
 
         if view is None and regions is None:
             return None
-        mask = np.full(shape[:2], 255, np.uint8) if regions is None else np.zeros(shape[:2], np.uint8)
-        for r in regions or ():
-            mask[r.slices()] = 255
+        mask = np.zeros(shape[:2], np.uint8)
+        if view is not None:
+            # the sheet and a card's height around it (cards hang over the edge)
+            centre = view.mat_outline.mean(axis=0)
+            d = view.mat_outline - centre
+            grow = 1 + view.card_size_px[1] / np.maximum(np.linalg.norm(d, axis=1, keepdims=True), 1)
+            cv2.fillPoly(mask, [np.round(centre + d * grow).astype(np.int32)], 255)
+        else:
+            mask[:] = 255
+        if regions is not None:
+            keep = np.zeros_like(mask)
+            for r in regions:
+                keep[r.slices()] = 255
+            mask &= keep
         if view is not None:
             for outline in view.marker_outlines:
                 centre = outline.mean(axis=0)

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from vision.cards.geometry import PATCH_H, PATCH_W
 from vision.cards.net import RANK_CLASSES, SUIT_CLASSES, IndexNet, Shape, WeightsError, init_params
 from vision.train.train_index import forward_backward
 
@@ -24,7 +25,7 @@ def _net(seed: int = 0) -> IndexNet:
 
 def test_dnn_and_numpy_forward_agree():
     net = _net()
-    x = np.random.default_rng(3).normal(size=(7, 40, 24, 2)).astype(np.float32)
+    x = np.random.default_rng(3).normal(size=(7, PATCH_H, PATCH_W, 2)).astype(np.float32)
     r1, s1 = net.probabilities(x)
     r2, s2 = net.numpy_probabilities(x)
     assert r1.shape == (7, len(RANK_CLASSES)) and s1.shape == (7, len(SUIT_CLASSES))
@@ -34,7 +35,7 @@ def test_dnn_and_numpy_forward_agree():
 
 
 def test_empty_batch():
-    r, s = _net().probabilities(np.zeros((0, 40, 24, 2), np.float32))
+    r, s = _net().probabilities(np.zeros((0, PATCH_H, PATCH_W, 2), np.float32))
     assert r.shape == (0, len(RANK_CLASSES)) and s.shape == (0, len(SUIT_CLASSES))
 
 
@@ -43,7 +44,7 @@ def test_save_and_load_round_trip(tmp_path: Path):
     path = tmp_path / "w.npz"
     net.save(path)
     back = IndexNet.load(path)
-    x = np.random.default_rng(5).normal(size=(3, 40, 24, 2)).astype(np.float32)
+    x = np.random.default_rng(5).normal(size=(3, PATCH_H, PATCH_W, 2)).astype(np.float32)
     np.testing.assert_allclose(back.numpy_probabilities(x)[0], net.numpy_probabilities(x)[0], atol=2e-3)
     assert path.stat().st_size < 5 * 1024 * 1024
 
@@ -69,7 +70,7 @@ def test_backward_pass_matches_finite_differences():
     shape = Shape(channels=(3, 4, 5), hidden=6)
     rng = np.random.default_rng(0)
     p = {k: v.astype(np.float64) for k, v in init_params(shape, rng).items()}
-    x = rng.normal(size=(4, 40, 24, 2))
+    x = rng.normal(size=(4, PATCH_H, PATCH_W, 2))
     rank = np.array([0, 14, 3, 13])
     suit = np.array([1, -1, 2, -1])
     _, grads = forward_backward(p, x, rank, suit, np.random.default_rng(1), 0.0)
@@ -84,3 +85,12 @@ def test_backward_pass_matches_finite_differences():
         down, _ = forward_backward(p, x, rank, suit, np.random.default_rng(1), 0.0)
         p[name][idx] = old
         assert (up - down) / (2 * eps) == pytest.approx(grads[name][idx], rel=1e-4, abs=1e-7), name
+
+
+def test_weights_for_another_patch_size_are_refused(tmp_path: Path):
+    shape = Shape(height=PATCH_H, width=PATCH_W - 8)
+    net = IndexNet(init_params(shape, np.random.default_rng(0)), shape)
+    path = tmp_path / "old.npz"
+    net.save(path)
+    with pytest.raises(WeightsError, match="retrain"):
+        IndexNet.load(path)

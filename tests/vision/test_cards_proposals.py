@@ -90,3 +90,18 @@ def test_a_plain_mat_gives_no_candidates():
     scene = Scene(camera=overhead_camera((340.0, 160.0), (640, 300)), mat_size_mm=(340.0, 160.0))
     assert len(propose(render(scene).image)) == 0
     assert POKER_CARD_MM == (POKER.width, POKER.height)
+
+
+def test_a_rank_run_into_its_suit_is_still_proposed():
+    import cv2
+
+    image = np.full((120, 120, 3), (40, 90, 40), np.uint8)
+    cv2.rectangle(image, (20, 20), (100, 110), (245, 245, 245), -1)
+    # one blurred blob: a rank on top of its suit, along a slanted axis
+    cv2.ellipse(image, (60, 60), (14, 5), 60, 0, 360, (30, 30, 30), -1, cv2.LINE_AA)
+    props = propose(cv2.GaussianBlur(image, (0, 0), 1.0), DEFAULT_SEARCH)
+    axis = np.array([np.cos(np.radians(60)), np.sin(np.radians(60))])
+    near = np.hypot(*(props.centre - [60, 60]).T) < 2
+    assert near.sum() >= 2
+    assert (np.abs(props.down[near] @ axis) > 0.98).all()
+    assert (props.down[near] @ axis > 0).any() and (props.down[near] @ axis < 0).any()

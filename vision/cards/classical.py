@@ -165,6 +165,7 @@ class ClassicalReader:
             rank_blob, suit_blob = isolate(warped)
             rank, rd = self._match(rank_blob, self.templates.ranks)
             suit, sd = self._match(suit_blob, self.templates.suits)
-            ok = rank in RANKS and suit in SUITS and rd < RANK_DIFF_MAX and sd < SUIT_DIFF_MAX
+            ok = (rank is not None and suit is not None and rank in RANKS and suit in SUITS
+                  and rd < RANK_DIFF_MAX and sd < SUIT_DIFF_MAX)
             out.append(ClassicalCard(f"{rank}{suit}" if ok else None, corners, rd, sd))
         return out

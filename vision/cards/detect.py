@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from vision.cards.geometry import POKER, CardShape, apply_affine, index_frame
-from vision.cards.indices import IndexReader, IndexReading
+from vision.cards.indices import CODES, IndexReader, IndexReading
 from vision.cards.proposals import DEFAULT_SEARCH, GlyphSearch, propose
 
 
@@ -48,23 +48,44 @@ def _in_frame(reading: IndexReading, point_px: np.ndarray) -> np.ndarray:
 
 
 def _sibling_kind(a: IndexReading, b: IndexReading, shape: CardShape) -> str | None:
-    """How ``b`` sits relative to ``a`` on one card: ``opposite`` (the far corner, turned
-    half round), ``beside`` (top-right of a four-index deck), ``below`` (bottom-left), or
-    None. Decks differ in proportions, so the windows are wide; the code must match."""
-    if a.code != b.code:
-        return None
+    """How ``b`` sits relative to ``a`` if both are indices of one card: ``opposite`` (the
+    far corner, turned half round), ``beside`` (top-right of a four-index deck), ``below``
+    (bottom-left), or None. Decks differ in proportions and photos in perspective, so the
+    windows are wide; the far index must lie close to the card's diagonal, whose slope
+    barely depends on the deck."""
     x, y = _in_frame(a, b.centre)[0]
     cos = float(a.down @ b.down)
     ox, oy = shape.opposite_index()
-    if cos < -0.85 and 0.55 * ox < x < 1.6 * ox and 0.6 * oy < y < 1.5 * oy:
-        # the far index also lies along the card's diagonal: its slope barely depends on the deck
-        if abs(np.arctan2(x, y) - np.arctan2(ox, oy)) < 0.25:
+    if cos < -0.8 and 0.5 * ox < x < 1.6 * ox and 0.45 * oy < y < 1.5 * oy:
+        if abs(np.arctan2(x, y) - np.arctan2(ox, oy)) < 0.3:
             return "opposite"
-    if cos > 0.85 and abs(y) < 0.6 and 0.55 * ox < x < 1.6 * ox:
+    if cos > 0.85 and abs(y) < 0.6 and 0.5 * ox < x < 1.6 * ox:
         return "beside"
-    if cos < -0.85 and abs(x) < 0.8 and 0.6 * oy < y < 1.5 * oy:
+    if cos < -0.85 and abs(x) < 0.8 and 0.45 * oy < y < 1.5 * oy:
         return "below"
     return None
+
+
+def _agree(a: IndexReading, b: IndexReading) -> bool:
+    """Could the two readings be of the same card? (Some code both find plausible.)"""
+    if a.probs is None or b.probs is None:
+        return a.code == b.code
+    return float(np.sum(a.probs * b.probs)) > 0.02
+
+
+def _joint(group: list[IndexReading]) -> tuple[str, float, tuple[tuple[str, float], ...]]:
+    """The code the group's readings agree on: their probabilities multiplied (independent
+    looks at one card), with a floor so one confident misreading cannot veto the rest."""
+    if any(g.probs is None for g in group):
+        best = max(group, key=lambda g: g.confidence)
+        return best.code, _combined([g.confidence for g in group if g.code == best.code]), best.alternatives
+    joint = np.ones_like(group[0].probs)
+    for g in group:
+        joint = joint * np.maximum(g.probs, 1e-3)
+    joint /= joint.sum()
+    order = np.argsort(-joint)[:3]
+    alts = tuple((CODES[k], float(joint[k])) for k in order[1:] if joint[k] > 0.01)
+    return CODES[order[0]], float(joint[order[0]]), alts
 
 
 def outline_from_index(reading: IndexReading, shape: CardShape = POKER) -> np.ndarray:
@@ -122,16 +143,17 @@ def assemble(readings: list[IndexReading], image_size: tuple[int, int], shape: C
             if used[j]:
                 continue
             kind = _sibling_kind(a, readings[j], shape)
-            if kind is None:
+            if kind is None or not _agree(a, readings[j]):
                 continue
             used[j] = True
             group.append(readings[j])
             if kind == "opposite" and opposite is None:
                 opposite = readings[j]
         corners = outline_from_opposite(a, opposite, shape) if opposite else outline_from_index(a, shape)
-        conf = _combined([g.confidence for g in group])
-        code: str | None = a.code if conf >= min_confidence else None
-        alts = a.alternatives if code else ((a.code, a.confidence), *a.alternatives)
+        best, conf, alts = _joint(group)
+        code: str | None = best if conf >= min_confidence else None
+        if code is None:
+            alts = ((best, conf), *alts)
         cards.append(FoundCard(code, conf, corners, group, alternatives=alts))
         opposite_seen.append(opposite is not None)
 

@@ -50,7 +50,7 @@ class CardShape:
 POKER = CardShape()
 
 # The normalised patch the classifier sees: the index upright, rank above suit, centred.
-PATCH_W, PATCH_H = 24, 40
+PATCH_W, PATCH_H = 32, 40
 PATCH_SPANS_H = 2.3
 """Patch height in spans: room for the rank, the suit and a margin of card around them."""
 PATCH_SPANS_W = PATCH_SPANS_H * PATCH_W / PATCH_H

@@ -36,6 +36,8 @@ class IndexReading:
     down: np.ndarray
     span: float
     alternatives: tuple[tuple[str, float], ...] = ()
+    probs: np.ndarray | None = None
+    """(53,) probabilities over CODES (what the code and confidence were taken from)."""
 
     @property
     def rank(self) -> str:
@@ -103,5 +105,6 @@ def merge_candidates(props: Proposals, is_index: np.ndarray, codes: np.ndarray) 
             down=props.down[i],
             span=float(props.span[i]),
             alternatives=tuple((CODES[k], float(pooled[k])) for k in best[1:] if pooled[k] > 0.01),
+            probs=pooled,
         ))
     return out

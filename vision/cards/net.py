@@ -15,6 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from vision.cards.geometry import PATCH_H, PATCH_W
+
 RANK_CLASSES = tuple("A23456789TJQK") + ("JOKER", "NONE")
 SUIT_CLASSES = tuple("shdc")
 NONE = RANK_CLASSES.index("NONE")
@@ -30,8 +32,8 @@ class Shape:
     channels: tuple[int, int, int] = (8, 16, 32)
     hidden: int = 64
     in_channels: int = 2
-    height: int = 40
-    width: int = 24
+    height: int = PATCH_H
+    width: int = PATCH_W
 
     @property
     def flat(self) -> int:
@@ -95,9 +97,14 @@ class IndexNet:
             shape = Shape(
                 channels=tuple(int(v) for v in arrays.pop("shape.channels")),  # type: ignore[arg-type]
                 hidden=int(arrays.pop("shape.hidden")),
+                height=int(arrays.pop("shape.height", Shape.height)),
+                width=int(arrays.pop("shape.width", Shape.width)),
             )
         except KeyError as exc:
             raise WeightsError(f"{path}: not an index-classifier weights file (no {exc})") from exc
+        if (shape.height, shape.width) != (Shape.height, Shape.width):
+            raise WeightsError(f"{path}: made for {shape.height}x{shape.width} patches, the reader cuts "
+                               f"{Shape.height}x{Shape.width}: retrain (python -m vision.train.train_index)")
         expected = init_params(shape, np.random.default_rng(0))
         for name, ref in expected.items():
             got = arrays.get(name)
@@ -111,6 +118,8 @@ class IndexNet:
         arrays = {k: v.astype(np.float16) for k, v in self.params.items()}
         arrays["shape.channels"] = np.array(self.shape.channels)
         arrays["shape.hidden"] = np.array(self.shape.hidden)
+        arrays["shape.height"] = np.array(self.shape.height)
+        arrays["shape.width"] = np.array(self.shape.width)
         np.savez_compressed(path, **arrays)  # type: ignore[arg-type]
 
     def logits(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

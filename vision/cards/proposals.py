@@ -9,7 +9,7 @@ passes the card size it knows, which narrows the glyph sizes and cuts the candid
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -52,14 +52,6 @@ DEFAULT_SEARCH = GlyphSearch()
 
 
 @dataclass(frozen=True)
-class Glyphs:
-    centre: np.ndarray
-    """(N, 2) float64, pixel centres of mass."""
-    size: np.ndarray
-    """(N,) float64, longer side of the bounding box."""
-
-
-@dataclass(frozen=True)
 class Proposals:
     """Index candidates as parallel arrays (one row per candidate)."""
 
@@ -90,6 +82,16 @@ class Proposals:
             np.concatenate([p.down for p in parts]),
             np.concatenate([p.span for p in parts]),
         )
+
+
+@dataclass(frozen=True)
+class Glyphs:
+    centre: np.ndarray
+    """(N, 2) float64, pixel centres of mass."""
+    size: np.ndarray
+    """(N,) float64, longer side of the bounding box."""
+    merged: Proposals = field(default_factory=lambda: Proposals.empty())
+    """Whole indices found as one blob (a blurred rank running into its suit)."""
 
 
 def ink_image(image: np.ndarray) -> np.ndarray:
@@ -133,7 +135,7 @@ def find_glyphs(
     )
     if mask is not None:
         inked = cv2.bitwise_and(inked, mask)
-    _, _, stats, centres = cv2.connectedComponentsWithStats(inked, connectivity=8)
+    _, labels, stats, centres = cv2.connectedComponentsWithStats(inked, connectivity=8)
     stats, centres = stats[1:], centres[1:]
     x, y, w, h, area = (stats[:, i] for i in range(5))
     size = np.maximum(w, h)
@@ -146,25 +148,73 @@ def find_glyphs(
         & (fill < 0.97)
         & (size < 5 * np.minimum(w, h))
     )
-    if paper_min > 0 and keep.any():
-        paper = _paper(image, ink, inked)
-        ii = cv2.integral(paper)
-        hgt, wid = ink.shape
-        xs, ys, ws, hs = x[keep], y[keep], w[keep], h[keep]
-        m = np.maximum(ws, hs) // 3 + 2
-        x0, y0 = np.clip(xs - m, 0, wid), np.clip(ys - m, 0, hgt)
-        x1, y1 = np.clip(xs + ws + m, 0, wid), np.clip(ys + hs + m, 0, hgt)
-        outer = ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]
-        inner = ii[ys + hs, xs + ws] - ii[ys, xs + ws] - ii[ys + hs, xs] + ii[ys, xs]
-        ring = np.maximum((x1 - x0) * (y1 - y0) - ws * hs, 1)
-        ok = (outer - inner) / ring >= paper_min
-        idx = np.flatnonzero(keep)
-        keep[idx[~ok]] = False
+    # a blurred index whose rank runs into its suit: one blob about twice a glyph long
+    long_blob = (
+        (size > 1.6 * search.min_size)
+        & (size <= 2.4 * search.max_size)
+        & (area >= 12)
+        & (fill > 0.15)
+    )
+    if paper_min > 0 and (keep | long_blob).any():
+        ii = cv2.integral(_paper(image, ink, inked))
+        ringed = _ringed(ii, stats, paper_min)
+        keep &= ringed
+        long_blob &= ringed
+    merged = _merged_indices(labels, stats, centres, np.flatnonzero(long_blob), search, scale)
     # centres of pixel (i, j) at ``scale`` map back to ((i + .5) / scale - .5)
     return Glyphs(
         (centres[keep].astype(np.float64) + 0.5) / scale - 0.5,
         size[keep].astype(np.float64) / scale,
+        merged,
     )
+
+
+def _ringed(ii: np.ndarray, stats: np.ndarray, paper_min: float) -> np.ndarray:
+    """Per component: does card stock make up ``paper_min`` of a ring around its box?
+    (``ii``: integral image of the card-stock mask.)"""
+    hgt, wid = ii.shape[0] - 1, ii.shape[1] - 1
+    xs, ys, ws, hs = (stats[:, i] for i in range(4))
+    m = np.maximum(ws, hs) // 3 + 2
+    x0, y0 = np.clip(xs - m, 0, wid), np.clip(ys - m, 0, hgt)
+    x1, y1 = np.clip(xs + ws + m, 0, wid), np.clip(ys + hs + m, 0, hgt)
+    outer = ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]
+    inner = ii[ys + hs, xs + ws] - ii[ys, xs + ws] - ii[ys + hs, xs] + ii[ys, xs]
+    ring = np.maximum((x1 - x0) * (y1 - y0) - ws * hs, 1)
+    return (outer - inner) / ring >= paper_min
+
+
+def _merged_indices(labels: np.ndarray, stats: np.ndarray, centres: np.ndarray, which: np.ndarray,
+                    search: GlyphSearch, scale: float) -> Proposals:
+    """Elongated blobs read as a whole index: centred on the blob, "down" along its long
+    axis (both ways: the classifier says which), span half its length (1.7 standard
+    deviations along the axis, as for a uniform bar)."""
+    out_c, out_d, out_s = [], [], []
+    for k in which:
+        x, y, w, h, _ = stats[k]
+        mom = cv2.moments((labels[y : y + h, x : x + w] == k + 1).astype(np.uint8), binaryImage=True)
+        if mom["m00"] <= 0:
+            continue
+        mu20, mu02, mu11 = mom["mu20"] / mom["m00"], mom["mu02"] / mom["m00"], mom["mu11"] / mom["m00"]
+        spread = np.sqrt(((mu20 - mu02) / 2) ** 2 + mu11**2)
+        major, minor = (mu20 + mu02) / 2 + spread, (mu20 + mu02) / 2 - spread
+        # rank over suit is 2-4 times as long as wide (variance ratio 3-20): not one glyph,
+        # and not a line (a card's or the cloth's edge)
+        if minor <= 0 or not 3.0 <= major / minor <= 20.0:
+            continue
+        angle = 0.5 * np.arctan2(2 * mu11, mu20 - mu02)
+        axis = np.array([np.cos(angle), np.sin(angle)])
+        span = 1.7 * np.sqrt(major)
+        lo, hi = search.span if search.span is not None else (search.min_size, search.max_size * 1.2)
+        if not lo <= span <= hi:
+            continue
+        centre = (centres[k] + 0.5) / scale - 0.5
+        for sign in (1.0, -1.0):
+            out_c.append(centre)
+            out_d.append(sign * axis)
+            out_s.append(span / scale)
+    if not out_c:
+        return Proposals.empty()
+    return Proposals(np.array(out_c), np.array(out_d), np.array(out_s))
 
 
 def pair_glyphs(glyphs: Glyphs, span: tuple[float, float] | None = None, chunk: int = 512) -> Proposals:
@@ -184,7 +234,8 @@ def pair_glyphs(glyphs: Glyphs, span: tuple[float, float] | None = None, chunk: 
         d = c[None, :, :] - ca[:, None, :]
         dist = np.hypot(d[..., 0], d[..., 1])
         sb = s[None, :]
-        ok = (dist > 0.55 * sa) & (dist < 1.7 * sa) & (sb < 1.25 * sa) & (sb > 0.35 * sa)
+        # the lower glyph (the suit) is rarely larger than the rank above it
+        ok = (dist > 0.55 * sa) & (dist < 1.7 * sa) & (sb < 1.1 * sa) & (sb > 0.35 * sa)
         if span is not None:
             ok &= (dist >= span[0]) & (dist <= span[1])
         i, j = np.nonzero(ok)
@@ -212,7 +263,8 @@ def propose(
             img = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
             msk = None if mask is None else cv2.resize(mask, size, interpolation=cv2.INTER_NEAREST)
         limits = None if search.span is None else (search.span[0] / scale, search.span[1] / scale)
-        parts.append(pair_glyphs(find_glyphs(img, search, msk, paper_min, scale), limits))
+        glyphs = find_glyphs(img, search, msk, paper_min, scale)
+        parts += [pair_glyphs(glyphs, limits), glyphs.merged]
     return Proposals.concat(parts)
 
 

@@ -50,10 +50,12 @@ def _noise(rng: np.random.Generator, size: int, cell: float) -> np.ndarray:
 
 def background(rng: np.random.Generator, size: int) -> np.ndarray:
     """A table surface: felt, wood, carpet, fabric, paper or clutter, BGR uint8."""
-    kind = rng.choice(["felt", "wood", "carpet", "fabric", "paper", "clutter"],
-                      p=[0.2, 0.2, 0.2, 0.15, 0.1, 0.15])
-    base = rng.integers(0, 256, size=3).astype(np.float32)
-    other = rng.integers(0, 256, size=3).astype(np.float32)
+    kind = rng.choice(["felt", "wood", "carpet", "speckle", "fabric", "paper", "clutter", "print"],
+                      p=[0.15, 0.15, 0.12, 0.15, 0.1, 0.08, 0.12, 0.13])
+    # rooms are mostly muted: browns, greys, faded colours
+    base, other = (rng.integers(0, 256, size=3).astype(np.float32) for _ in range(2))
+    base = base.mean() + (base - base.mean()) * rng.uniform(0.1, 1.0)
+    other = other.mean() + (other - other.mean()) * rng.uniform(0.1, 1.0)
     if kind == "felt":
         t = _noise(rng, size, rng.uniform(1, 4))[..., None] * 0.15
         img = base * (0.9 + t)
@@ -68,6 +70,30 @@ def background(rng: np.random.Generator, size: int) -> np.ndarray:
     elif kind == "carpet":
         t = sum(_noise(rng, size, c) * w for c, w in ((1.5, 0.5), (3, 0.3), (8, 0.2)))[..., None]
         img = base * (1 - t) + other * t
+    elif kind == "speckle":
+        # a pile carpet or gravel: dense glyph-sized blobs, darker and lighter than the ground
+        img = np.empty((size, size, 3), np.uint8)
+        img[:] = base.astype(np.uint8)
+        for _ in range(int(rng.integers(150, 700))):
+            c = tuple(int(v) for v in np.clip(base * rng.uniform(0.3, 1.5), 0, 255))
+            centre = (int(rng.integers(0, size)), int(rng.integers(0, size)))
+            axes = (int(rng.integers(1, 6)), int(rng.integers(1, 4)))
+            cv2.ellipse(img, centre, axes, float(rng.uniform(0, 180)), 0, 360, c, -1, cv2.LINE_AA)
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.2)).astype(np.float32)
+    elif kind == "print":
+        # a book cover, a box, a newspaper: lines of letters and digits
+        img = np.empty((size, size, 3), np.uint8)
+        img[:] = (np.clip(base + 120, 0, 255)).astype(np.uint8)
+        ink = tuple(int(v) for v in rng.integers(0, 120, size=3))
+        scale = float(rng.uniform(0.3, 1.2))
+        y = int(rng.integers(5, 20))
+        while y < size + 20:
+            text = "".join(chr(int(rng.integers(33, 127))) for _ in range(int(rng.integers(4, 20))))
+            cv2.putText(img, text, (int(rng.integers(-20, 20)), y), int(rng.integers(0, 8)), scale, ink,
+                        int(rng.integers(1, 3)), cv2.LINE_AA)
+            y += int(scale * 30 * rng.uniform(0.8, 1.6)) + 2
+        m = cv2.getRotationMatrix2D((size / 2, size / 2), float(rng.uniform(0, 360)), 1.0)
+        img = cv2.warpAffine(img, m, (size, size), borderMode=cv2.BORDER_REFLECT).astype(np.float32)
     elif kind == "fabric":
         yy, xx = np.mgrid[0:size, 0:size].astype(np.float32)
         period = rng.uniform(3, 12)

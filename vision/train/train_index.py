@@ -160,10 +160,12 @@ def evaluate(net: IndexNet, data: PatchSet) -> dict[str, float]:
 
 def train(
     data: PatchSet, shape: Shape, epochs: int, seed: int, batch: int = 128, lr: float = 2e-3,
-    log: Callable[[str], None] = print, val: PatchSet | None = None,
+    log: Callable[[str], None] = print, val: PatchSet | None = None, start: IndexNet | None = None,
 ) -> IndexNet:
+    """Adam on mini-batches with a cosine-decaying rate; from ``start``'s weights when given
+    (fine-tuning), else from fresh ones."""
     rng = np.random.default_rng(seed)
-    params = init_params(shape, rng)
+    params = init_params(shape, rng) if start is None else {k: v.copy() for k, v in start.params.items()}
     opt = Adam(params)
     x_all = patch_input(data.patches)
     n = len(data)
@@ -191,6 +193,27 @@ def train(
     return IndexNet(params, shape)
 
 
+def tune_on_real(net: IndexNet, data: PatchSet, args: argparse.Namespace, val: PatchSet) -> IndexNet:
+    """A few epochs more on the real photos' development split (see ``vision.train.realtune``)
+    mixed with as many synthetic patches, at a lower rate. Skipped, saying so, when the
+    photos are not there."""
+    from vision.train.realcards import photos, realcards_dir
+    from vision.train.realtune import real_patch_set
+
+    folder = realcards_dir()
+    if not folder.is_dir():
+        print(f"real photos not found at {folder}: no fine-tuning on them", flush=True)
+        return net
+    real = real_patch_set(net, photos(folder), args.seed)
+    rng = np.random.default_rng(args.seed + 1)
+    pick = rng.choice(len(data), min(len(data), 3 * len(real)), replace=False)
+    mixed = PatchSet.concat([real, PatchSet(data.patches[pick], data.rank[pick], data.suit[pick])])
+    print(f"real: {len(real)} patches ({int((real.rank != NONE).sum())} indices) from the development split",
+          flush=True)
+    return train(mixed, net.shape, args.real_epochs, args.seed + 2, lr=5e-4, val=val, start=net,
+                 log=lambda m: print("real " + m, flush=True))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
@@ -202,6 +225,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=max(1, min(4, multiprocessing.cpu_count())))
     ap.add_argument("--channels", default="8,16,32", help="channels of the three convolutions")
     ap.add_argument("--hidden", type=int, default=64)
+    ap.add_argument("--real-epochs", type=int, default=0,
+                    help="then fine-tune this many epochs on the real photos' development split, if present")
+    ap.add_argument("--start", type=Path, default=None, help="skip training: fine-tune these weights")
     args = ap.parse_args(argv)
 
     t0 = time.time()
@@ -211,7 +237,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"data: {len(data)} patches ({n_index} indices) from {args.samples} samples, "
           f"{time.time() - t0:.0f} s", flush=True)
     shape = Shape(channels=tuple(int(c) for c in args.channels.split(",")), hidden=args.hidden)  # type: ignore[arg-type]
-    net = train(data, shape, args.epochs, args.seed, val=val, log=lambda m: print(m, flush=True))
+    if args.start is not None:
+        net = IndexNet.load(args.start)
+    else:
+        net = train(data, shape, args.epochs, args.seed, val=val, log=lambda m: print(m, flush=True))
+    if args.real_epochs > 0:
+        net = tune_on_real(net, data, args, val)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     net.save(args.out)
     print(f"wrote {args.out} ({args.out.stat().st_size / 1024:.0f} kB) in {time.time() - t0:.0f} s")

@@ -1,0 +1,87 @@
+"""Grouping index readings into cards: siblings, outlines, covered cards, joint codes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.cards.detect import assemble, outline_from_index, outline_from_opposite
+from vision.cards.geometry import POKER, apply_affine, index_frame
+from vision.cards.indices import CODES, IndexReading
+
+
+def _reading(code: str, centre, down, span=10.0, conf=0.9, probs=None) -> IndexReading:
+    if probs is None:
+        probs = np.full(len(CODES), (1 - conf) / (len(CODES) - 1))
+        probs[CODES.index(code)] = conf
+    return IndexReading(code, conf, 0.99, np.asarray(centre, float), np.asarray(down, float), span,
+                        probs=probs)
+
+
+def _pair(code="7h", conf=0.9, angle=0.3, centre=(100.0, 100.0), span=10.0):
+    down = np.array([np.sin(angle), np.cos(angle)])
+    a = _reading(code, centre, down, span, conf)
+    ox, oy = POKER.opposite_index()
+    far = apply_affine(index_frame(a.centre, down, span), np.array([[ox, oy]]))[0]
+    return a, far, -down
+
+
+def test_both_indices_of_a_lone_card_make_one_uncovered_card():
+    a, far, back = _pair()
+    b = _reading("7h", far, back)
+    cards = assemble([a, b], (1000, 1000))
+    assert len(cards) == 1
+    card = cards[0]
+    assert card.code == "7h" and not card.covered and len(card.indices) == 2
+    assert card.confidence > 0.9  # two agreeing looks are surer than one
+
+
+def test_outline_from_opposite_indices_matches_the_one_from_proportions():
+    a, far, back = _pair()
+    b = _reading("7h", far, back)
+    np.testing.assert_allclose(outline_from_opposite(a, b), outline_from_index(a), atol=1e-6)
+
+
+def test_disagreeing_suits_are_settled_by_both_looks():
+    a, far, back = _pair()
+    pa = np.full(len(CODES), 0.001)
+    pa[CODES.index("Js")], pa[CODES.index("Jc")] = 0.6, 0.35
+    pb = np.full(len(CODES), 0.001)
+    pb[CODES.index("Js")], pb[CODES.index("Jc")] = 0.3, 0.65
+    pa, pb = pa / pa.sum(), pb / pb.sum()
+    cards = assemble([_reading("Js", a.centre, a.down, probs=pa, conf=0.6),
+                      _reading("Jc", far, back, probs=pb, conf=0.65)], (1000, 1000))
+    assert len(cards) == 1 and cards[0].code in ("Js", "Jc")
+    assert dict(cards[0].alternatives)  # the other suit stays as a runner-up
+
+
+def test_readings_that_cannot_be_one_card_stay_apart():
+    a, far, back = _pair()
+    assert len(assemble([a, _reading("Kd", far, back)], (1000, 1000))) == 2
+    assert len(assemble([a, _reading("7h", far + 200, back)], (1000, 1000))) == 2
+
+
+def test_a_card_whose_far_index_lies_under_another_is_covered():
+    # a fanned column: each card's index two spans below the last one's
+    down = np.array([0.0, 1.0])
+    readings = [_reading(code, (200.0, 100.0 + 25 * i), down) for i, code in enumerate(["Kh", "Qs", "Jd"])]
+    ox, oy = POKER.opposite_index()
+    last = readings[-1]
+    far = apply_affine(index_frame(last.centre, down, last.span), np.array([[ox, oy]]))[0]
+    readings.append(_reading("Jd", far, -down))
+    cards = {c.code: c for c in assemble(readings, (1000, 1000))}
+    assert set(cards) == {"Kh", "Qs", "Jd"}
+    assert cards["Kh"].covered and cards["Qs"].covered and not cards["Jd"].covered
+
+
+def test_unsure_cards_keep_their_guess_as_an_alternative():
+    r = _reading("5c", (100, 100), (0, 1), conf=0.3)
+    (card,) = assemble([r], (1000, 1000), min_confidence=0.5)
+    assert card.code is None
+    assert card.alternatives[0][0] == "5c" and card.alternatives[0][1] == pytest.approx(0.3, abs=0.01)
+
+
+def test_a_card_cut_by_the_frame_edge_is_covered():
+    r = _reading("5c", (20, 950), (0, 1))
+    (card,) = assemble([r], (1000, 1000))
+    assert card.covered

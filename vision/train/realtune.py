@@ -1,0 +1,71 @@
+"""Patches from the real photographs' development split, labelled from their boxes.
+
+The photos say only "a king lies in this box". A candidate inside exactly one box, near
+one of the box's corners (where a card's index is), that the synthetic-trained network
+already takes for an index, is that card's index: its rank is the box's, its suit is the
+network's own when it is sure (else left out of the loss). Candidates outside every box
+that the network finds index-like are the hard negatives. Only the development split is
+used; the held-out quarter stays unseen, so its figures tell whether this generalises.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.cards.indices import IndexReader
+from vision.cards.net import NONE, RANK_CLASSES, IndexNet
+from vision.cards.proposals import cut_patches, propose
+from vision.train.dataset import IGNORE, PatchSet
+from vision.train.realcards import Photo
+
+
+def _inside(centre: np.ndarray, box: tuple[int, int, int, int], grow: float = 0.0) -> np.ndarray:
+    x0, y0, x1, y1 = box
+    gx, gy = grow * (x1 - x0), grow * (y1 - y0)
+    return ((centre[:, 0] >= x0 - gx) & (centre[:, 0] <= x1 + gx)
+            & (centre[:, 1] >= y0 - gy) & (centre[:, 1] <= y1 + gy))
+
+
+def _near_corner(centre: np.ndarray, box: tuple[int, int, int, int], reach: float = 0.4) -> np.ndarray:
+    x0, y0, x1, y1 = box
+    fx = np.minimum(centre[:, 0] - x0, x1 - centre[:, 0]) / max(1, x1 - x0)
+    fy = np.minimum(centre[:, 1] - y0, y1 - centre[:, 1]) / max(1, y1 - y0)
+    return (fx < reach) & (fy < reach)
+
+
+def photo_patch_set(photo: Photo, reader: IndexReader, rng: np.random.Generator,
+                    negatives: int = 12) -> PatchSet:
+    image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
+    if image is None:
+        return PatchSet.concat([])
+    props = propose(image)
+    if len(props) == 0:
+        return PatchSet.concat([])
+    is_index, codes = reader.score(image, props)
+    suit_p = codes[:, :52].reshape(len(props), 13, 4).sum(axis=1)  # CODES: rank-major, suits shdc
+    boxes = [c.box for c in photo.cards]
+    in_box = np.array([_inside(props.centre, b) for b in boxes]).reshape(len(boxes), -1)
+    rank = np.full(len(props), IGNORE, np.int16)
+    suit = np.full(len(props), IGNORE, np.int16)
+    for k, card in enumerate(photo.cards):
+        only_here = in_box[k] & (in_box.sum(axis=0) == 1)
+        pos = only_here & _near_corner(props.centre, card.box) & (is_index > 0.6)
+        rank[pos] = RANK_CLASSES.index(card.rank)
+        sure = pos & (suit_p.max(axis=1) > 0.9)
+        suit[sure] = suit_p[sure].argmax(axis=1)
+    outside = ~np.array([_inside(props.centre, b, 0.1) for b in boxes]).reshape(len(boxes), -1).any(axis=0)
+    neg = np.flatnonzero(outside & (is_index > 0.2))
+    if len(neg) > negatives:
+        neg = rng.choice(neg, negatives, replace=False)
+    rank[neg] = NONE
+    keep = np.flatnonzero(rank != IGNORE)
+    return PatchSet(cut_patches(image, props.subset(keep)), rank[keep].astype(np.int8), suit[keep].astype(np.int8))
+
+
+def real_patch_set(net: IndexNet, photos: list[Photo], seed: int) -> PatchSet:
+    """Labelled patches from the development photos (held-out ones are skipped)."""
+    reader = IndexReader(net, min_index=0.0)
+    rng = np.random.default_rng(seed)
+    return PatchSet.concat([photo_patch_set(p, reader, rng) for p in photos if not p.held_out])
+
