@@ -27,7 +27,7 @@ from vision.render.scene import Scene
 CARD_MM = (63.0, 88.0)
 PAPER = (236, 242, 245)
 INK = (40, 35, 30)
-BACK_COLOUR = (120, 30, 90)
+BACK_COLOUR = (45, 35, 150)
 GROUP_COLOURS = ((40, 40, 190), (170, 90, 40), (40, 150, 200), (60, 140, 60), (140, 60, 140), (30, 110, 200),
                  (120, 120, 120), (160, 150, 40))
 FONT = cv2.FONT_HERSHEY_SIMPLEX
@@ -140,7 +140,7 @@ def _face(card_id: str, name: str, group: str, stats: tuple[int, ...], ability: 
 
 @lru_cache(maxsize=1)
 def crok_back() -> Artwork:
-    """The one back every Master Crok card shares: gold scales on purple and the game's name."""
+    """The one back every Master Crok card shares: gold scales on red and the game's name."""
     image = blank(CARD_MM, BACK_COLOUR, 3.0)
     w, h = px(CARD_MM[0]), px(CARD_MM[1])
     step = px(5)
@@ -148,7 +148,7 @@ def crok_back() -> Artwork:
         for x in range(-step if (y // step) % 2 else 0, w + step, step):
             cv2.ellipse(image, (x + step // 2, y), (step // 2, step // 2), 0, 0, 180, (70, 150, 200, 255),
                         max(1, px(0.5)), cv2.LINE_AA)
-    cv2.rectangle(image, (px(8), px(38)), (px(55), px(50)), (70, 15, 50, 255), -1)
+    cv2.rectangle(image, (px(8), px(38)), (px(55), px(50)), (25, 20, 90, 255), -1)
     _text(image, "MASTER CROK", 10, 47, 6, 43, (120, 210, 230), 0.7)
     return Artwork(image, CARD_MM)
 

@@ -17,6 +17,7 @@ with up to about a third covered, and cards of no taught kind reported as unknow
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,13 +33,20 @@ from vision.taught.store import TaughtDeck
 
 REF_PX_PER_MM = 3.0
 """Scale of a taught card's stored picture."""
+MATCH_PX_PER_MM = 2.4
+"""A card that shows smaller in the frame is enlarged to this before its keypoints are found."""
 THUMB = (16, 22)
 SHARED_DISTANCE = 40
 """Hamming distance under which a keypoint of one taught card also belongs to another:
 the deck's common frame and text, useless to tell cards apart."""
 RATIO = 0.8
-MIN_INLIERS = 14
-"""Matches that must agree on one homography before a card is named."""
+MIN_INLIERS = 13
+"""Matches that must agree on where a card lies before it is named, when they are at
+least ``AGREEING`` of the matches to that card; ``SURE_INLIERS`` agreeing are enough
+whatever the share (``REPETITIVE_INLIERS`` for a picture that repeats itself)."""
+AGREEING = 0.4
+SURE_INLIERS = 50
+REPETITIVE_INLIERS = 25
 RANSAC_ITERATIONS = 500
 FLANN_INDEX_LSH = 6
 MAX_SKEW_DEG = 20.0
@@ -47,8 +55,10 @@ MAX_SKEW_DEG = 20.0
 FOREGROUND = 28.0
 REF_FEATURES = 500
 """ORB keypoints looked for on a taught card's picture."""
-QUERY_FEATURES = 500
+QUERY_FEATURES = 800
 """ORB keypoints looked for per card's area of a blob in the frame."""
+WHOLE_CARD_FEATURES = 500
+"""ORB keypoints looked for on a card lying alone (checked against a shortlist first)."""
 WORK_SCALE = 0.5
 
 
@@ -62,6 +72,8 @@ class CardMatch:
     """(4, 2) its outline in frame pixels, clockwise from its top-left."""
     inliers: int
     matches: int
+    spread: float = 0.0
+    """Share of the taught card's area that the agreeing keypoints span."""
 
 
 class DeckIndex:
@@ -69,10 +81,10 @@ class DeckIndex:
     keypoints are matched to all of them together, so the ratio test also throws out
     whatever looks like several cards at once (VISION-NOTES 4.7)."""
 
-    def __init__(self, deck: TaughtDeck, features: int = REF_FEATURES) -> None:
+    def __init__(self, deck: TaughtDeck, features: int | None = None) -> None:
         self.deck = deck
         self.size = (deck.gray.shape[2], deck.gray.shape[1])
-        detector = orb(features)
+        detector = orb(features or REF_FEATURES)
         points, descriptors, owners = [], [], []
         for i, grey in enumerate(deck.gray):
             kps, desc = detector.detectAndCompute(grey, None)
@@ -90,6 +102,7 @@ class DeckIndex:
         self._ranges = np.concatenate([[0], np.cumsum(self.keypoints_per_card)])
         self.thumbs = np.stack([_thumb_vector(t) for t in deck.colour])
         self._bf = cv2.BFMatcher(cv2.NORM_HAMMING)
+        self.repetitive = self._repetitive()
         # Locality-sensitive hashing finds the nearest binary descriptors several times
         # faster than trying every one, and misses few of the close ones that matter.
         self.matcher = cv2.FlannBasedMatcher(
@@ -114,6 +127,22 @@ class DeckIndex:
             keep[np.flatnonzero(mine)] = np.array([m.distance for m in nearest]) >= SHARED_DISTANCE
         return keep
 
+    def _repetitive(self) -> np.ndarray:
+        """Per card, whether its picture repeats itself (a back printed with one pattern all
+        over): many of its keypoints look like another of its own elsewhere, so matches to
+        it are loose, and only their number says it is there."""
+        out = np.zeros(len(self.deck.cards), bool)
+        for card in range(len(self.deck.cards)):
+            mine = np.flatnonzero(self.owner == card)
+            if len(mine) < 10:
+                continue
+            pairs = self._bf.knnMatch(self.descriptors[mine], self.descriptors[mine], k=2)
+            alike = [p[1] for p in pairs if len(p) == 2 and p[1].distance < SHARED_DISTANCE + 10]
+            far = [m for m in alike
+                   if np.linalg.norm(self.points[mine[m.queryIdx]] - self.points[mine[m.trainIdx]]) > 10]
+            out[card] = len(far) > 0.2 * len(mine)
+        return out
+
     def shortlist(self, upright: np.ndarray, most: int = 2) -> list[int]:
         """The taught cards whose thumbnails a whole card, warped upright (BGR, either way
         up), looks most like: the few worth checking first."""
@@ -128,40 +157,28 @@ class DeckIndex:
         holds (more keypoints are looked for in a bigger one); ``card_px``: a card's area
         in the picture's pixels, when the mat says it (a found card must have about it);
         ``among``: look only for these cards (a quick first try)."""
-        self.detector.setMaxFeatures(int(np.clip(QUERY_FEATURES * cards, QUERY_FEATURES, 8 * QUERY_FEATURES)))
+        wanted = WHOLE_CARD_FEATURES if among is not None else QUERY_FEATURES * cards
+        self.detector.setMaxFeatures(int(np.clip(wanted, WHOLE_CARD_FEATURES, 8 * QUERY_FEATURES)))
         kps, desc = self.detector.detectAndCompute(grey, mask)
         if desc is None or len(kps) < MIN_INLIERS:
             return []
         query = np.array([k.pt for k in kps], np.float32)
         if among is None:
-            neighbours = self.matcher.knnMatch(desc, k=4)
             rows = np.arange(len(self.owner))
+            neighbours = self.matcher.knnMatch(desc, k=4)
         else:
             rows = np.concatenate([np.arange(self._ranges[c], self._ranges[c + 1]) for c in among])
             neighbours = self._bf.knnMatch(desc, self.descriptors[rows], k=min(4, len(rows)))
-        good_q, good_r = [], []
-        for near in neighbours:
-            # The ratio test against the nearest keypoint of *another* card: a card's own
-            # repeated pattern (a back's scales) is for the homography to sort out.
-            if not near:
-                continue
-            first = near[0]
-            owner = self.owner[rows[first.trainIdx]]
-            rival = next((m for m in near[1:] if self.owner[rows[m.trainIdx]] != owner), None)
-            if rival is None or first.distance < RATIO * rival.distance:
-                good_q.append(first.queryIdx)
-                good_r.append(rows[first.trainIdx])
-        q, r = np.array(good_q, int), np.array(good_r, int)
+        q, r = self._ratio_test(neighbours, rows)
         found: list[CardMatch] = []
         free = np.ones(len(kps), bool)
         failed: set[int] = set()
         while len(found) < most:
-            best = self._best(query, q, r, free, failed, card_px)
+            best = self._best(grey, query, q, r, free, failed, card_px)
             if best is None:
                 break
             match, used = best
             found.append(match)
-            failed.add(match.card)
             # Its matches are spent, and so are any other matches to it inside its outline
             # (a card lying over it keeps its own keypoints there).
             mine = np.zeros(len(kps), bool)
@@ -169,7 +186,26 @@ class DeckIndex:
             free &= ~used & ~(mine & inside_quad(query, match.corners))
         return found
 
-    def _best(self, query: np.ndarray, q: np.ndarray, r: np.ndarray, free: np.ndarray, failed: set[int],
+    def _ratio_test(self, neighbours: Sequence[Sequence[cv2.DMatch]], rows: np.ndarray) -> tuple[np.ndarray, ...]:
+        """The picture's keypoints whose nearest taught keypoint is clearly nearer than the
+        nearest one of *another* card (a card's own repeated pattern, a back's scales, is
+        for the fit to sort out): their indices and their taught keypoints' indices."""
+        flat = [(m.queryIdx, j, m.trainIdx, m.distance) for near in neighbours for j, m in enumerate(near)]
+        if not flat:
+            return np.zeros(0, int), np.zeros(0, int)
+        qi, rank, ti, dist = (np.array(c) for c in zip(*flat, strict=True))
+        train = rows[ti]
+        first = rank == 0
+        owner_of_first = np.full(qi.max() + 1, -1)
+        owner_of_first[qi[first]] = self.owner[train[first]]
+        rival = np.full(qi.max() + 1, np.inf)
+        other = ~first & (self.owner[train] != owner_of_first[qi])
+        np.minimum.at(rival, qi[other], dist[other])
+        keep = first & (dist < RATIO * rival[qi])
+        return qi[keep], train[keep]
+
+    def _best(self, grey: np.ndarray, query: np.ndarray, q: np.ndarray, r: np.ndarray, free: np.ndarray,
+              failed: set[int],
               card_px: float | None) -> tuple[CardMatch, np.ndarray] | None:
         """The card most matches agree on among the free keypoints, or None."""
         sel_free = free[q] if len(q) else np.zeros(0, bool)
@@ -196,16 +232,25 @@ class DeckIndex:
                 failed.add(int(card))
                 continue
             H = np.vstack([M, [0.0, 0.0, 1.0]])
-            n = int(inliers.sum())
+            agree = inliers.ravel() > 0
+            n = int(agree.sum())
             outline = self._outline(H, card_px)
-            if n < MIN_INLIERS or outline is None:
+            if outline is None or not agreed(n, int(sel.sum()), bool(self.repetitive[card])):
                 failed.add(int(card))
                 continue
             if best is None or n > best[0].inliers:
                 used = np.zeros(len(query), bool)
-                used[q[sel][inliers.ravel() > 0]] = True
-                best = (CardMatch(int(card), outline, n, int(sel.sum())), used)
+                used[q[sel][agree]] = True
+                spread = self._spread(src.reshape(-1, 2)[agree])
+                best = (CardMatch(int(card), outline, n, int(sel.sum()), spread), used)
         return best
+
+    def _spread(self, points: np.ndarray) -> float:
+        """Share of the taught card's area that ``points`` (taught-picture pixels) span."""
+        if len(points) < 3:
+            return 0.0
+        hull = cv2.convexHull(points.astype(np.float32))
+        return float(cv2.contourArea(hull)) / float(self.size[0] * self.size[1])
 
     def _outline(self, H: np.ndarray, card_px: float | None = None) -> np.ndarray | None:
         """The taught card's outline through ``H``, or None when it is not a plausible card
@@ -236,6 +281,16 @@ def _thumb_vector(thumb: np.ndarray) -> np.ndarray:
     lab -= lab.reshape(-1, 3).mean(axis=0)
     lab[..., 0] /= max(float(lab[..., 0].std()), 4.0) / 20.0
     return lab.ravel()
+
+
+def agreed(inliers: int, matches: int, repetitive: bool = False) -> bool:
+    """Enough of the matches to a card agree on where it lies to name it: a fair number
+    that are a good share of all the matches to it, or a great many. Chance matches to the
+    wrong card rarely agree, and never many of them. A card whose picture repeats itself
+    gathers loose matches, so there the number alone decides."""
+    if inliers >= SURE_INLIERS or (repetitive and inliers >= REPETITIVE_INLIERS):
+        return True
+    return inliers >= MIN_INLIERS and inliers >= AGREEING * matches
 
 
 def inside_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -364,18 +419,28 @@ class TaughtCardReader:
             area = cv2.contourArea(blob.astype(np.float32))
             cards = area / context.card_px if context.card_px else 1.0
             crop = np.ascontiguousarray(grey[y0:y1, x0:x1])
+            # A card far from the camera is small: enlarged to about the taught scale, its
+            # keypoints are found at the same detail as the taught picture's.
+            zoom = 1.0
+            if context.card_px:
+                zoom = float(np.clip(MATCH_PX_PER_MM / np.sqrt(context.card_px / np.prod(self.deck.card_mm)),
+                                     1.0, 2.5))
+            if zoom > 1.05:
+                crop = cv2.resize(crop, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
+                mask = cv2.resize(mask, (crop.shape[1], crop.shape[0]), interpolation=cv2.INTER_NEAREST)
+            card_px = context.card_px * zoom * zoom if context.card_px else None
             matches: list[CardMatch] = []
             whole = whole_card(blob, area, context.card_px, self.deck.card_mm)
             if whole is not None:
                 # One card lying alone: its thumbnail says which few cards to try first.
                 among = self.index.shortlist(warp_quad(image, whole, THUMB))
-                matches = self.index.find(crop, mask, cards=1.0, card_px=context.card_px, among=among, most=1)
+                matches = self.index.find(crop, mask, cards=1.0, card_px=card_px, among=among, most=1)
             if not matches:
-                matches = self.index.find(crop, mask, cards=cards, card_px=context.card_px)
-            for m in matches:
-                found.append(CardMatch(m.card, m.corners + [x0, y0], m.inliers, m.matches))
-            unknown.extend(self._unexplained(blob, [m.corners + [x0, y0] for m in matches], context.card_px,
-                                             (h, w)))
+                matches = self.index.find(crop, mask, cards=cards, card_px=card_px)
+            matches = [CardMatch(m.card, m.corners / zoom + [x0, y0], m.inliers, m.matches, m.spread)
+                       for m in matches]
+            found.extend(matches)
+            unknown.extend(self._unexplained(blob, [m.corners for m in matches], context.card_px, (h, w)))
         return found, unknown, context
 
     @staticmethod
