@@ -27,6 +27,8 @@ from vision.taught.tiles import MIN_SEPARATION, TileMatcher
 COLOURS = ("red", "yellow")
 NUMBERS = (1, 2, 3, 4, 5, 6)
 V = TypeVar("V")
+SAME_PICTURE = 20.0
+"""Mean grey-level difference under which two captures show the same picture."""
 
 
 @dataclass(frozen=True)
@@ -105,8 +107,11 @@ class TileTeacher:
 
 
 def same_place(a: TileView, b: TileView) -> bool:
-    """Two captures show a tile lying still: same square, corners within 2 px."""
-    return a.square == b.square and float(np.abs(a.corners - b.corners).max()) < 2.0
+    """Two captures show one tile lying still: same square, corners within 2 px, and the
+    same picture (not another tile put down in its place)."""
+    if a.square != b.square or float(np.abs(a.corners - b.corners).max()) >= 2.0:
+        return False
+    return float(np.abs(a.crop.astype(np.int16) - b.crop.astype(np.int16)).mean()) < SAME_PICTURE
 
 
 def build_tile_set(items: Sequence[TeachItem], views: Mapping[str, Sequence[TileView]],
@@ -201,8 +206,13 @@ class CardTeacher:
 
 
 def same_card_place(a: CardView, b: CardView) -> bool:
-    """Two captures show a card lying still: corners within 3 px (in either corner order)."""
-    return any(float(np.abs(np.roll(a.corners, k, axis=0) - b.corners).max()) < 3.0 for k in (0, 2))
+    """Two captures show one card lying still: corners within 3 px (in either corner
+    order) and the same picture."""
+    for k in (0, 2):
+        if float(np.abs(np.roll(a.corners, k, axis=0) - b.corners).max()) < 3.0:
+            thumb = b.thumb if k == 0 else b.thumb[::-1, ::-1]
+            return float(np.abs(a.thumb.astype(np.int16) - thumb.astype(np.int16)).mean()) < SAME_PICTURE
+    return False
 
 
 def build_deck(name: str, items: Sequence[TeachItem], views: Mapping[str, CardView],

@@ -75,11 +75,15 @@ class _Kind:
         means = np.stack([np.mean([g for g, m in zip(registered, self.meaning, strict=True) if m == k], axis=0)
                           for k in np.unique(self.meaning)])
         spread = cv2.GaussianBlur(means.var(axis=0), (0, 0), 2.0)
+        # The tile's very edge differs most from view to view (where the outline was cut),
+        # whatever is printed there: the number is looked for inside it.
+        n = spread.shape[0]
+        edge = max(2, n // 10)
+        spread[:edge], spread[-edge:], spread[:, :edge], spread[:, -edge:] = 0, 0, 0, 0
         # The one area where they differ most (the number), not every smaller difference.
         _, labels = cv2.connectedComponents((spread >= 0.5 * spread.max()).astype(np.uint8))
         peak = np.unravel_index(int(np.argmax(spread)), spread.shape)
         ys, xs = np.nonzero(labels == labels[peak])
-        n = greys[0].shape[0]
         pad = 2
         x0, x1 = max(self.SEARCH, xs.min() - pad), min(n - self.SEARCH, xs.max() + 1 + pad)
         y0, y1 = max(self.SEARCH, ys.min() - pad), min(n - self.SEARCH, ys.max() + 1 + pad)
