@@ -63,6 +63,16 @@ def every_face(board, renderer) -> list[np.ndarray]:
     return tile_frames(board, renderer, [item.label for item in tile_items()])
 
 
+def mini_catalog(folder: Path, croks: int) -> tuple[dict, Path]:
+    """The first ``croks`` of the example catalog, written as a JSON catalog file."""
+    catalog = shipped_catalog("example").to_json()
+    mini = {**catalog, "name": "mini", "crok": catalog["crok"][:croks]}
+    mini.pop("decks")
+    path = folder / "mini.json"
+    path.write_text(json.dumps(mini), encoding="utf-8")
+    return mini, path
+
+
 def run(*args: str, input: str = "") -> object:
     return CliRunner().invoke(main, ["teach", *args], input=input)
 
@@ -137,11 +147,7 @@ def test_default_tiles_and_list(tmp_path):
 
 
 def test_teach_deck_shows_each_crok_then_the_back(tmp_path, renderer):
-    catalog = shipped_catalog("example").to_json()
-    mini = {**catalog, "name": "mini", "crok": catalog["crok"][:4]}
-    mini.pop("decks")
-    catalog_file = tmp_path / "mini.json"
-    catalog_file.write_text(json.dumps(mini), encoding="utf-8")
+    mini, catalog_file = mini_catalog(tmp_path, 4)
     layout = battle_layout(2, "a3")
     cam = overhead_camera(layout.size_mm, tilt_deg=3.0)
     spot = layout.zone("seat0/battle").rect.centre
@@ -166,11 +172,7 @@ def test_teach_deck_shows_each_crok_then_the_back(tmp_path, renderer):
 
 
 def test_teach_deck_catches_a_card_shown_twice(tmp_path, renderer):
-    catalog = shipped_catalog("example").to_json()
-    mini = {**catalog, "name": "mini", "crok": catalog["crok"][:2]}
-    mini.pop("decks")
-    catalog_file = tmp_path / "mini.json"
-    catalog_file.write_text(json.dumps(mini), encoding="utf-8")
+    mini, catalog_file = mini_catalog(tmp_path, 2)
     layout = battle_layout(2, "a3")
     cam = overhead_camera(layout.size_mm)
     first = renderer.render(Scene(cam, layout=layout, pieces=(crok_piece(mini["crok"][0], 150, 150),))).image
