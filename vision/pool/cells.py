@@ -24,13 +24,11 @@ import numpy as np
 
 from vision.pool.view import PoolView
 from vision.stability import skin_mask
-from vision.taught.features import big_areas, order_corners, warp_quad
+from vision.taught.features import big_areas, order_corners
 from vision.taught.store import TILE_CROP
 from vision.taught.tiles import TileGuess, TileMatcher
 
 EMPTY, TILE, UNSEEN = "empty", "tile", "unseen"
-MASK_SCALE = 0.5
-"""The mat/not-mat mask is made at half the view's size: a tile is still 25 px across."""
 FOREGROUND = 14.0
 """Lab units from the mat's colour (glare and shadow discounted) that make a pixel foreground."""
 EMPTY_FILL = 0.3
@@ -85,10 +83,10 @@ class _Grid:
     COARSE = 4
     """Mask pixels per pixel of the mat-colour map (the light varies slowly)."""
 
-    def __init__(self, cells: Sequence[Cell], scale: float, shape: tuple[int, int]) -> None:
+    def __init__(self, cells: Sequence[Cell], shape: tuple[int, int]) -> None:
         h, w = shape
-        self.centre = np.array([[c.x + c.size / 2, c.y + c.size / 2] for c in cells]) * scale
-        self.half = np.array([c.size / 2 for c in cells]) * scale
+        self.centre = np.array([[c.x + c.size / 2, c.y + c.size / 2] for c in cells])
+        self.half = np.array([c.size / 2 for c in cells])
         offsets = np.linspace(-0.8, 0.8, 5)
         gx, gy = np.meshgrid(offsets, offsets)
         pts = self.centre[:, None, :] + np.stack([gx.ravel(), gy.ravel()], -1)[None] * self.half[:, None, None]
@@ -166,13 +164,13 @@ class CellReader:
         self.tile_fraction = float(np.clip((tile_mm or square_mm) / square_mm, 0.4, 1.0))
         self._grids: dict[tuple[object, ...], _Grid] = {}
 
-    def _grid(self, cells: Sequence[Cell], scale: float, shape: tuple[int, int]) -> _Grid:
-        key = (shape, scale, tuple((round(c.x, 1), round(c.y, 1), round(c.size, 1)) for c in cells))
+    def _grid(self, cells: Sequence[Cell], shape: tuple[int, int]) -> _Grid:
+        key = (shape, tuple((round(c.x, 1), round(c.y, 1), round(c.size, 1)) for c in cells))
         grid = self._grids.get(key)
         if grid is None:
             if len(self._grids) > 8:
                 self._grids.clear()
-            grid = self._grids[key] = _Grid(cells, scale, shape)
+            grid = self._grids[key] = _Grid(cells, shape)
         return grid
 
     def locate(self, view: PoolView, cells: Sequence[Cell]) -> list[tuple[CellReading, list[np.ndarray]]]:
@@ -180,20 +178,18 @@ class CellReader:
         ``unseen``/``unknown`` with candidate tile outlines in the view's pixels)."""
         if not cells:
             return []
-        s = MASK_SCALE
-        small = cv2.resize(view.image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
-        lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+        lab = cv2.cvtColor(view.image, cv2.COLOR_BGR2LAB).astype(np.float32)
         lab[..., 0] *= 100 / 255  # OpenCV's 8-bit Lab: L scaled to 0..255, a and b offset by 128
         lab[..., 1:] -= 128
-        grid = self._grid(cells, s, lab.shape[:2])
+        grid = self._grid(cells, lab.shape[:2])
         distance = glare_blind_distance(lab, grid.background(lab))
         mask = (distance > FOREGROUND).astype(np.uint8) * 255
         # Seal a tile's thin coloured rim where blur broke it, fill its paler middle, drop specks.
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
         mask = cv2.morphologyEx(_fill_holes(mask), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         fill = grid.fractions(mask, 0.6)
-        skin = cv2.morphologyEx(skin_mask(small), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        hand = big_areas(skin, (cells[0].size * s) ** 2 * 1.5)
+        skin = cv2.morphologyEx(skin_mask(view.image), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        hand = big_areas(skin, cells[0].size ** 2 * 1.5)
         handed = grid.fractions(hand, 0.9)
         out: list[tuple[CellReading, list[np.ndarray]]] = []
         for i, cell in enumerate(cells):
@@ -203,7 +199,7 @@ class CellReader:
                 out.append((CellReading(cell.name, EMPTY, fill=float(fill[i])), []))
             else:
                 reading = CellReading(cell.name, UNSEEN, fill=float(fill[i]), why="unknown")
-                out.append((reading, self._candidates(mask, cell, s)))
+                out.append((reading, self._candidates(mask, cell)))
         return out
 
     def read(self, view: PoolView, cells: Sequence[Cell]) -> list[CellReading]:
@@ -214,33 +210,30 @@ class CellReader:
         self._classify(view, out, pending)
         return out
 
-    def _candidates(self, mask: np.ndarray, cell: Cell, s: float) -> list[np.ndarray]:
+    def _candidates(self, mask: np.ndarray, cell: Cell) -> list[np.ndarray]:
         """Tile outlines (in the view's pixels) for the blob over this cell's middle."""
         pad = 0.25 * cell.size
-        x0, y0 = int(max(0, (cell.x - pad) * s)), int(max(0, (cell.y - pad) * s))
-        x1 = int(min(mask.shape[1], (cell.x + cell.size + pad) * s))
-        y1 = int(min(mask.shape[0], (cell.y + cell.size + pad) * s))
+        x0, y0 = int(max(0, cell.x - pad)), int(max(0, cell.y - pad))
+        x1 = int(min(mask.shape[1], cell.x + cell.size + pad))
+        y1 = int(min(mask.shape[0], cell.y + cell.size + pad))
         patch = np.ascontiguousarray(mask[y0:y1, x0:x1])
         contours, _ = cv2.findContours(patch, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[-2:]
         if not contours:
             return []
-        centre = ((cell.x + cell.size / 2) * s - x0, (cell.y + cell.size / 2) * s - y0)
+        centre = (cell.x + cell.size / 2 - x0, cell.y + cell.size / 2 - y0)
         # The blob over the square's middle (a neighbour's tile may reach into the patch).
         best = max(contours, key=lambda c: (cv2.pointPolygonTest(c, centre, True), cv2.contourArea(c)))
-        tile_px = self.tile_fraction * cell.size * s
-        return [(box + [x0, y0]) / s for box in _tile_boxes(best, tile_px)]
+        return [box + [x0, y0] for box in _tile_boxes(best, self.tile_fraction * cell.size)]
 
     def _classify(self, view: PoolView, out: list[CellReading], pending: list[tuple[int, list[np.ndarray]]]) -> None:
         if not pending or self.matcher is None:
             return
-        crops, owner, corners = [], [], []
+        owner, corners = [], []
         for i, boxes in pending:
             for box in boxes:
-                ordered = order_corners(box)
-                crops.append(warp_quad(view.image, ordered, (TILE_CROP, TILE_CROP)))
                 owner.append(i)
-                corners.append(ordered)
-        guesses = self.matcher.classify(np.stack(crops), owner)
+                corners.append(order_corners(box))
+        guesses = self.matcher.classify(view.crops(corners, TILE_CROP), owner)
         for guess in guesses:
             i = owner[guess.crop]
             outline = tuple((float(x), float(y)) for x, y in corners[guess.crop])

@@ -27,19 +27,20 @@ def tile_vectors(crops: np.ndarray) -> np.ndarray:
     between two vectors is ``(1 - CHROMA_WEIGHT)`` times the mean squared difference of
     their light-normalised grey patterns plus ``CHROMA_WEIGHT`` times that of their colour
     grids: a brighter or dimmer light changes neither."""
-    out = []
-    for crop in crops:
-        small = cv2.resize(crop, (PATTERN_PX, PATTERN_PX), interpolation=cv2.INTER_AREA)
-        small = cv2.GaussianBlur(small, (3, 3), 0.8)
-        lab = to_lab(small)
-        light = lab[..., 0]
-        light = (light - light.mean()) / max(float(light.std()), 2.0)
-        chroma = cv2.resize(lab[..., 1:], (CHROMA_PX, CHROMA_PX), interpolation=cv2.INTER_AREA) / CHROMA_SCALE
-        out.append(np.concatenate([
-            light.ravel() * np.sqrt((1 - CHROMA_WEIGHT) / light.size),
-            chroma.ravel() * np.sqrt(CHROMA_WEIGHT / chroma.size),
-        ]))
-    return np.asarray(out, np.float32).reshape(len(crops), -1)
+    m = len(crops)
+    if m == 0:
+        return np.zeros((0, PATTERN_PX * PATTERN_PX + 2 * CHROMA_PX * CHROMA_PX), np.float32)
+    # All crops at once, stacked one above the other: each resizes within its own rows.
+    side = crops.shape[1]
+    tall = np.ascontiguousarray(crops).reshape(m * side, side, 3)
+    small = cv2.resize(tall, (PATTERN_PX, m * PATTERN_PX), interpolation=cv2.INTER_AREA)
+    lab = to_lab(small).reshape(m, PATTERN_PX, PATTERN_PX, 3)
+    light = lab[..., 0].reshape(m, -1)
+    light = (light - light.mean(axis=1, keepdims=True)) / np.maximum(light.std(axis=1, keepdims=True), 2.0)
+    chroma = cv2.resize(lab[..., 1:].reshape(m * PATTERN_PX, PATTERN_PX, 2), (CHROMA_PX, m * CHROMA_PX),
+                        interpolation=cv2.INTER_AREA).reshape(m, -1) / CHROMA_SCALE
+    return np.hstack([light * np.sqrt((1 - CHROMA_WEIGHT) / light.shape[1]),
+                      chroma * np.sqrt(CHROMA_WEIGHT / chroma.shape[1])]).astype(np.float32)
 
 
 def squared_distances(queries: np.ndarray, refs: np.ndarray) -> np.ndarray:

@@ -20,7 +20,7 @@ from vision.mat.pool import PoolGeometry
 from vision.pool.cells import EMPTY, CellReader
 from vision.pool.reader import PoolFinder
 from vision.taught.cards import REF_PX_PER_MM, DeckIndex, capture_card
-from vision.taught.features import order_corners, warp_quad
+from vision.taught.features import order_corners
 from vision.taught.store import TILE_CROP, TaughtDeck, TileSet
 from vision.taught.tiles import MIN_SEPARATION, TileMatcher
 
@@ -102,7 +102,7 @@ class TileTeacher:
         if sides.max() > 1.3 * sides.min():
             return f"the thing on {reading.name} is not square: is it a tile, lying flat?"
         tile_mm = float(sides.mean() / view.px_per_mm)
-        crop = warp_quad(view.image, corners, (TILE_CROP, TILE_CROP))
+        crop = view.crops([corners], TILE_CROP)[0]
         return TileView(crop, reading.name, tile_mm, corners)
 
 
