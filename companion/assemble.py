@@ -101,7 +101,9 @@ def _wire_camera(table: Table, layout_for: Any) -> None:
     source_spec = table.config.camera.source
     if table.demo or source_spec == "none":
         return
-    source = open_source(source_spec)
+    # A replayed folder or video plays at the camera's frame rate, as a camera would.
+    replay = source_spec.startswith(("folder:", "video:"))
+    source = open_source(source_spec, **({"fps": table.config.camera.fps} if replay else {}))
     start_camera(table, source, layout_for)
 
 
