@@ -10,9 +10,10 @@ compare, as a ratio to one full-frame ``cv2.warpPerspective`` of a 1280x720 BGR 
 measured in the same run.
 
 Pool: every pool square of every board counts, right when its reading equals the truth
-(empty, or colour + side + number of the top tile); a square read as unseen counts as
-not right. Bars: both colours' counts right. Speed: reading a changed board, the mat
-already followed (the calibration tracks its markers, as it does frame after frame).
+(empty, or colour + side + number of the top tile); a square read as unseen (a hand,
+saturating glare, something that is no taught tile) counts as not right. Bars: both
+colours' counts right. Speed: reading a changed board, the mat already followed (the
+calibration tracks its markers, as it does frame after frame).
 
 Cards: the default taught deck of the example catalog (24 Croks and the back); battles
 of 2-5 cards, some strangers (never taught, same card template), some lying over
@@ -96,7 +97,7 @@ def pool_figures(boards: int, renderer: SceneRenderer, base: float) -> None:
     board = Board.default().to_json()
     tiles = default_tile_set(board)
     right = total = empties = empties_right = tiles_total = tiles_right = unseen = 0
-    bars_right = bars_read = no_calibration = 0
+    bars_right = bars_read = no_calibration = phantoms = misread = flagged = 0
     read_ms: list[float] = []
     errors: list[str] = []
     for k in range(boards):
@@ -116,9 +117,13 @@ def pool_figures(boards: int, renderer: SceneRenderer, base: float) -> None:
             if want is None:
                 empties += 1
                 empties_right += seen is None
+                phantoms += isinstance(seen, dict)
             else:
                 tiles_total += 1
                 tiles_right += seen == want
+                if isinstance(seen, dict) and seen != want:
+                    misread += 1
+                    flagged += name in got["doubtful"]
             if seen != want and len(errors) < 8:
                 errors.append(f"board {90_000 + k} {name}: {want} read as {seen}")
         if "bars" in got:
@@ -135,7 +140,9 @@ def pool_figures(boards: int, renderer: SceneRenderer, base: float) -> None:
     print(f"Pool Party boards: {boards} held-out boards, {total} squares")
     print(f"  squares right                 {pct(right, total)}")
     print(f"  empty squares read empty      {pct(empties_right, empties)}")
+    print(f"  empty squares read as a tile  {phantoms}")
     print(f"  tiles right (colour/side/no.) {pct(tiles_right, tiles_total)}")
+    print(f"  tiles misread                 {misread} ({flagged} of them flagged doubtful)")
     print(f"  squares unseen (not guessed)  {unseen}")
     print(f"  bar counts right              {pct(bars_right, bars_read)}  (read on {bars_read} boards)")
     print(f"  boards with no calibration    {no_calibration}")

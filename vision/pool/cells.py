@@ -183,12 +183,14 @@ class CellReader:
         lab[..., 1:] -= 128
         grid = self._grid(cells, lab.shape[:2])
         distance = glare_blind_distance(lab, grid.background(lab))
-        mask = (distance > FOREGROUND).astype(np.uint8) * 255
+        raw = (distance > FOREGROUND).astype(np.uint8) * 255
         # Seal a tile's thin coloured rim where blur broke it, fill its paler middle, drop specks.
-        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-        mask = cv2.morphologyEx(_fill_holes(mask), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        sealed = cv2.morphologyEx(raw, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+        mask = cv2.morphologyEx(_fill_holes(np.asarray(sealed)), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         fill = grid.fractions(mask, 0.6)
         skin = cv2.morphologyEx(skin_mask(view.image), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        if np.count_nonzero(skin) > 0.5 * skin.size:
+            skin[:] = 0  # the mat itself is skin-coloured (a light mat under warm light): no hand to tell by colour
         hand = big_areas(skin, cells[0].size ** 2 * 1.5)
         handed = grid.fractions(hand, 0.9)
         out: list[tuple[CellReading, list[np.ndarray]]] = []

@@ -4,12 +4,14 @@ The reading is the engine's observation format (``companion.games.poolparty.infe
 
     {"squares": {"c3r5": null, "c4r5": {"side": "swimmer", "colour": "red"}, ...},
      "bars": {"red": 2, "yellow": 0},
-     "unseen": ["c2r9"], "confidence": {"c4r5": 0.97, ...}}
+     "unseen": ["c2r9"], "confidence": {"c4r5": 0.97, ...}, "doubtful": []}
 
 A pool square that cannot be read (a hand over it, something that is no taught tile)
 is left out of ``squares`` and listed in ``unseen``: the engine then does not compare it.
-``bars`` counts the tiles laid in each colour's goal-bar tray (by the colour the bar
-belongs to, as the engine counts them) and is left out while any slot is unseen.
+A tile read with little confidence stays in ``squares`` and is named in ``doubtful`` too,
+for the referee to offer a one-tap confirmation. ``bars`` counts the tiles laid in each
+colour's goal-bar tray (by the colour the bar belongs to, as the engine counts them) and
+is left out while any slot is unseen.
 
 :class:`PoolReader` takes the board geometry as plain data and a taught tile set, and
 finds the pool by the mat's markers, or by the pool's own corners marked once.
@@ -35,6 +37,8 @@ from vision.taught.store import TileSet
 from vision.taught.tiles import TileMatcher
 
 EXTRAS_KEY = "pool_party"
+DOUBTFUL = 0.3
+"""A tile read with less confidence than this is listed in ``doubtful`` (worth a tap to confirm)."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,7 @@ class PoolReading:
         squares: dict[str, Any] = {}
         unseen: list[str] = []
         confidence: dict[str, float] = {}
+        doubtful: list[str] = []
         for name in self.geometry.water_names():
             cell = by_name.get(name)
             if cell is None or cell.state == UNSEEN:
@@ -60,9 +65,11 @@ class PoolReading:
             if cell.state == TILE and cell.guess is not None and cell.guess.face is not None:
                 squares[name] = dict(cell.guess.face)
                 confidence[name] = round(cell.guess.confidence, 3)
+                if cell.guess.confidence < DOUBTFUL:
+                    doubtful.append(name)
             else:
                 squares[name] = None
-        out: dict[str, Any] = {"squares": squares, "unseen": unseen, "confidence": confidence}
+        out: dict[str, Any] = {"squares": squares, "unseen": unseen, "confidence": confidence, "doubtful": doubtful}
         bars = self.bar_counts()
         if bars is not None:
             out["bars"] = bars

@@ -299,7 +299,7 @@ def inside_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
     b = np.roll(a, -1, axis=0)
     p = np.asarray(points, np.float64)[:, None, :]
     cross = (b[:, 0] - a[:, 0]) * (p[..., 1] - a[:, 1]) - (b[:, 1] - a[:, 1]) * (p[..., 0] - a[:, 0])
-    return (cross >= 0).all(axis=1) | (cross <= 0).all(axis=1)
+    return np.asarray((cross >= 0).all(axis=1) | (cross <= 0).all(axis=1))
 
 
 # -- where cards are -----------------------------------------------------------------------------------
@@ -449,12 +449,12 @@ class TaughtCardReader:
         """Card-sized parts of a blob outside every found card: unknown cards."""
         s = WORK_SCALE
         h, w = int(round(shape[0] * s)), int(round(shape[1] * s))
-        left = np.zeros((h, w), np.uint8)
-        cv2.fillPoly(left, [np.round(blob * s).astype(np.int32)], 255)
+        drawn = np.zeros((h, w), np.uint8)
+        cv2.fillPoly(drawn, [np.round(blob * s).astype(np.int32)], 255)
         for outline in outlines:
             c = outline.mean(axis=0)
-            cv2.fillPoly(left, [np.round((c + (outline - c) * 1.06) * s).astype(np.int32)], 0)
-        left = cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((7, 7), np.uint8))
+            cv2.fillPoly(drawn, [np.round((c + (outline - c) * 1.06) * s).astype(np.int32)], 0)
+        left = cv2.morphologyEx(drawn, cv2.MORPH_OPEN, np.ones((7, 7), np.uint8))
         out = []
         least = 0.4 * card_px * s * s if card_px else 1500 * s * s
         contours, _ = cv2.findContours(left, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[-2:]

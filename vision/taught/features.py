@@ -104,6 +104,6 @@ def warp_quad(image: np.ndarray, corners: np.ndarray, size: tuple[int, int]) -> 
 def orb(features: int = 500, edge: int = 31, fast: int = 10) -> cv2.ORB:
     """An ORB detector. OpenCV's 31 px patch (about 12 mm of a card at the 2-3 px/mm an
     overhead camera gives) makes descriptors that survive blur and a little perspective."""
-    return cv2.ORB_create(nfeatures=features, scaleFactor=1.2, nlevels=8, edgeThreshold=edge, patchSize=edge,
+    return cv2.ORB.create(nfeatures=features, scaleFactor=1.2, nlevels=8, edgeThreshold=edge, patchSize=edge,
                           fastThreshold=fast)
 

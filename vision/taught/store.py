@@ -21,7 +21,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -86,7 +86,7 @@ def _write(folder: Path, stem: str, meta: Mapping[str, Any], arrays: Mapping[str
     folder.mkdir(parents=True, exist_ok=True)
     # The pictures first, the index last: a set is only there once both are complete.
     tmp = folder / f".{stem}.npz.tmp.npz"
-    np.savez_compressed(tmp, **arrays)
+    np.savez_compressed(tmp, **cast(dict[str, Any], dict(arrays)))
     tmp.replace(folder / f"{stem}.npz")
     (folder / f"{stem}.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
     return folder

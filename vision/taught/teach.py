@@ -117,7 +117,11 @@ def same_place(a: TileView, b: TileView) -> bool:
 def build_tile_set(items: Sequence[TeachItem], views: Mapping[str, Sequence[TileView]],
                    source: str = "taught") -> TileSet:
     """A tile set from the views taken of each item (items without a view are left out)."""
-    labels, faces, crops, owners, sizes = [], [], [], [], []
+    labels: list[str] = []
+    faces: list[dict[str, Any]] = []
+    crops: list[np.ndarray] = []
+    owners: list[int] = []
+    sizes: list[float] = []
     for item in items:
         taken = views.get(item.label) or ()
         if not taken:

@@ -112,7 +112,7 @@ def _register(grey: np.ndarray, anchor: np.ndarray, reach: int = 4) -> np.ndarra
     centre = np.ascontiguousarray(grey[reach : n - reach, reach : n - reach])
     score = cv2.matchTemplate(anchor, centre, cv2.TM_CCOEFF_NORMED)
     _, _, _, (dx, dy) = cv2.minMaxLoc(score)
-    shift = np.float32([[1, 0, dx - reach], [0, 1, dy - reach]])
+    shift = np.array([[1, 0, dx - reach], [0, 1, dy - reach]], np.float32)
     return cv2.warpAffine(grey, shift, (n, n), borderMode=cv2.BORDER_REPLICATE)
 
 
