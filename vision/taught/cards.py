@@ -3,15 +3,22 @@ with up to about a third covered, and cards of no taught kind reported as unknow
 
 1. **Where cards are.** What differs from the mat's colour (a printed mat, or any plain
    cloth: its colour is the frame's median), minus hands, is cut into blobs: one card,
-   or several overlapping.
-2. **Which card.** ORB keypoints of each blob are matched to every taught card's at
-   once (VISION-NOTES 4.7): a ratio test, then a homography fitted with RANSAC for each
-   card with enough matches. A card is named only when enough matches agree on one
-   plane; keypoints of the frame and text that every card of the deck shares were
-   dropped when the deck was loaded, so a card of the same game that was never taught
-   finds nothing to agree on and is named by nobody. Several cards in one blob are
+   or several overlapping. A card far from the camera is enlarged to about the taught
+   scale.
+2. **Which card.** ORB keypoints of the blob are matched to the taught cards' (VISION-NOTES
+   4.7). A card lying whole and alone is first tried against the two taught cards whose
+   thumbnails it resembles most; anything else against every taught card at once, through
+   locality-sensitive hashing, with a ratio test against the nearest keypoint of *another*
+   card. Keypoints that several taught cards share (the deck's frame and labels) were
+   dropped when the deck was loaded. For each card with enough matches a turn + scale +
+   shift is fitted (RANSAC): a card lies flat under a camera looking down.
+3. **Named only when sure.** The fit must give a card of the right shape and size, and
+   enough matches must agree with it: a good share of the matches to that card, or a
+   great many (a back printed with one pattern all over gathers loose matches: there the
+   number alone decides). Chance matches to the wrong card rarely agree, so a card of the
+   same game that was never taught is named by nobody. Several cards in one blob are
    found one after the other.
-3. **Unknown cards.** A card-sized part of a blob that no taught card explains is
+4. **Unknown cards.** A card-sized part of a blob that no taught card explains is
    reported with code None: seen, never guessed.
 """
 

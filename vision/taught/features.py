@@ -1,6 +1,6 @@
 """What taught pieces are compared by: light-normalised pattern and colour vectors for
-tiles, ORB keypoints for cards, and the foreground mask that finds a piece on a plain
-background. OpenCV 4.8 and 5 alike (ORB and BFMatcher are in both)."""
+tiles, ORB keypoints for cards, and small helpers on masks and quadrilaterals. OpenCV
+4.8 and 5 alike (ORB, BFMatcher and FLANN's LSH are in both)."""
 
 from __future__ import annotations
 
@@ -55,15 +55,7 @@ def rotations(crops: np.ndarray) -> np.ndarray:
     return np.stack([np.rot90(c, k) for c in crops for k in range(4)])
 
 
-# -- foreground on a plain mat -------------------------------------------------------------------
-
-def mat_distance(lab: np.ndarray, background: np.ndarray) -> np.ndarray:
-    """How far each pixel is from the mat's colour: the colour difference in full and the
-    lightness only where the pixel is *brighter* (a shadow on the mat is still mat)."""
-    diff = lab - background
-    brighter = np.maximum(diff[..., 0], 0.0)
-    return np.sqrt(0.6 * brighter**2 + diff[..., 1] ** 2 + diff[..., 2] ** 2 + 0.05 * diff[..., 0] ** 2)
-
+# -- shapes in masks and pictures ----------------------------------------------------------------
 
 def largest_blob(mask: np.ndarray) -> np.ndarray | None:
     """The largest outer contour of a binary mask, or None."""
@@ -101,9 +93,10 @@ def warp_quad(image: np.ndarray, corners: np.ndarray, size: tuple[int, int]) -> 
 
 # -- ORB ----------------------------------------------------------------------------------------------
 
-def orb(features: int = 500, edge: int = 31, fast: int = 10) -> cv2.ORB:
+def orb(features: int = 500, edge: int = 31, fast: int = 10, levels: int = 8) -> cv2.ORB:
     """An ORB detector. OpenCV's 31 px patch (about 12 mm of a card at the 2-3 px/mm an
-    overhead camera gives) makes descriptors that survive blur and a little perspective."""
-    return cv2.ORB.create(nfeatures=features, scaleFactor=1.2, nlevels=8, edgeThreshold=edge, patchSize=edge,
+    overhead camera gives) makes descriptors that survive blur and a little perspective;
+    ``levels`` scales 1.2 apart."""
+    return cv2.ORB.create(nfeatures=features, scaleFactor=1.2, nlevels=levels, edgeThreshold=edge, patchSize=edge,
                           fastThreshold=fast)
 
