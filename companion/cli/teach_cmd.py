@@ -48,6 +48,17 @@ def _board(board_file: Path | None) -> dict[str, Any]:
         raise click.ClickException(str(exc)) from exc
 
 
+def parse_corners(text: str) -> list[list[float]]:
+    """``"x,y;x,y;x,y;x,y"`` -> four points; ValueError saying what is wrong."""
+    try:
+        points = [[float(v) for v in part.split(",")] for part in text.split(";")]
+    except ValueError:
+        raise ValueError(f"--corners {text!r}: four points x,y separated by ';' are needed") from None
+    if len(points) != 4 or any(len(p) != 2 for p in points):
+        raise ValueError(f"--corners {text!r}: four points x,y separated by ';' are needed")
+    return points
+
+
 def _source(spec: str) -> Any:
     from vision.sources import SourceError, open_source
 
@@ -133,10 +144,13 @@ def taking_options(piece: str) -> Callable[[Any], Any]:
 @click.option("--board", "board_file", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
               help="The pool's board config (JSON, as the engine's Board.to_json()); default: the standard pool.")
 @click.option("--paper", default="a2", show_default=True, help="The paper the pool mat was printed on.")
+@click.option("--corners", default=None, metavar="X,Y;X,Y;X,Y;X,Y",
+              help="A real board instead of the printed mat: the pool's four outer corners in the camera's "
+                   "picture, clockwise from row 1 column 1.")
 @click.option("--default", "use_default", is_flag=True,
               help="Store the renderer's own tile set instead (for the demo and tests).")
-def tiles(source: str, board_file: Path | None, paper: str, data_dir: Path | None, steady: int, timeout: float,
-          use_default: bool) -> None:
+def tiles(source: str, board_file: Path | None, paper: str, corners: str | None, data_dir: Path | None, steady: int,
+          timeout: float, use_default: bool) -> None:
     """Teach the 24 tile faces: the six red and six yellow swimmers, then the crocodiles
     1-6 of each colour, each laid alone on any square of the printed pool mat."""
     from vision.mat import MatError
@@ -152,8 +166,8 @@ def tiles(source: str, board_file: Path | None, paper: str, data_dir: Path | Non
         click.echo(f"stored the renderer's tile set (24 faces) in {where}")
         return
     try:
-        teacher = TileTeacher(board, paper=paper)
-    except MatError as exc:
+        teacher = TileTeacher(board, paper=paper, corners=parse_corners(corners) if corners else None)
+    except (MatError, ValueError) as exc:
         raise click.ClickException(str(exc)) from exc
     items = tile_items()
     click.echo(f"Teaching {len(items)} tile faces. Lay each tile alone on any square of the pool, the named side "

@@ -201,3 +201,18 @@ def test_bad_input_is_a_clear_error(tmp_path, args, message):
     result = run(*argv, "--data-dir", str(tmp_path / "data"))
     assert result.exit_code != 0
     assert message in result.output
+
+
+def test_a_real_board_is_taught_by_its_marked_corners(tmp_path, board, renderer, every_face):
+    from vision.pool.view import pool_corners_mm
+
+    layout, geometry = pool_layout(board)
+    cam = overhead_camera(layout.size_mm, tilt_deg=-4.0)  # the camera every_face was rendered with
+    corners = ";".join(f"{x:.1f},{y:.1f}" for x, y in cam.to_image(pool_corners_mm(geometry)))
+    source = write_frames(tmp_path / "frames", every_face)
+    result = run("tiles", "--source", source, "--steady", "1", "--corners", corners, "--data-dir", str(tmp_path),
+                 input="\n" * 30)
+    assert result.exit_code == 0, result.output
+    assert len(TileSet.load(tmp_path).labels) == 24
+    bad = run("tiles", "--source", source, "--corners", "1,2;3,4", "--data-dir", str(tmp_path))
+    assert bad.exit_code != 0 and "four points x,y" in bad.output
