@@ -185,7 +185,7 @@ def speed_scenes(count: int) -> list[tuple[np.ndarray, object]]:
     return frames
 
 
-def speed(count: int) -> None:
+def speed(count: int) -> list[np.ndarray]:
     frames = speed_scenes(count)
     layout = frames[0][1].layout  # type: ignore[attr-defined]
     deck = CardStyle()
@@ -220,6 +220,38 @@ def speed(count: int) -> None:
     print(f"  classical contour + template  : median {ms(baseline):6.1f} ms  (cards reported: median "
           f"{statistics.median(found_classical):.0f})")
     print(f"  ratio learned / classical     : {ms(learned) / ms(baseline):.2f}")
+    return [image for image, _ in frames]
+
+
+READER_ONLY = """
+import os, resource, sys
+for v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[v] = "1"
+import cv2
+from vision.mat import mat_layout
+from vision.reader import CardReader
+reader = CardReader(mat_layout("crocodile", 4, "a2"))
+for path in sys.argv[1:]:
+    reader.read_image(cv2.imread(path))
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+"""
+
+
+def reader_memory(frames: list[np.ndarray]) -> float:
+    """Peak RSS (MB) of a process that only loads the reader and reads the frames."""
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = []
+        for i, image in enumerate(frames):
+            path = Path(tmp) / f"frame{i}.png"
+            cv2.imwrite(str(path), image)
+            paths.append(str(path))
+        root = str(Path(__file__).resolve().parents[1])
+        out = subprocess.run([sys.executable, "-c", READER_ONLY, *paths], capture_output=True, text=True,
+                             check=True, cwd=root, env={**os.environ, "PYTHONPATH": root})
+    return float(out.stdout.strip().splitlines()[-1])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -238,9 +270,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  empty mats: {t.empty_reports} card(s) reported on {t.empty_scenes} empty mats")
     if not args.skip_real:
         real_accuracy()
-    speed(args.speed_frames)
+    frames = speed(args.speed_frames)
+    print(f"memory: peak RSS of a process running only the reader on those frames: "
+          f"{reader_memory(frames[:5]):.0f} MB")
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"peak RSS of this process (renderer included): {rss:.0f} MB")
+    print(f"        (this benchmark's own process, renderer included: {rss:.0f} MB)")
     return 0
 
 

@@ -3,7 +3,7 @@
 ``read`` prints, for each picture, every card found: its code, confidence, four corners
 in image pixels and, when a mat is given and visible, its zone. ``watch`` follows a frame
 source (camera, folder, video, or the scene renderer) and prints what changes, writing
-the annotated picture to a file as it goes. ``teach`` is a placeholder for a later task.
+the annotated picture to a file as it goes.
 """
 
 from __future__ import annotations
@@ -160,11 +160,3 @@ def watch(source: str, frames: int, out_path: Path | None, as_json: bool, mat_js
     elapsed = time.monotonic() - started
     click.echo(f"{count} frame(s) in {elapsed:.1f} s", err=True)
 
-
-@click.group(invoke_without_command=True)
-@click.pass_context
-def teach(ctx: click.Context) -> None:
-    """Teach the camera a deck of custom cards or the Pool Party tiles (not yet available:
-    the standard deck needs no teaching)."""
-    if ctx.invoked_subcommand is None:
-        raise click.ClickException("'companion teach' is not available yet: standard decks are read without it")

@@ -85,3 +85,21 @@ def test_a_card_cut_by_the_frame_edge_is_covered():
     r = _reading("5c", (20, 950), (0, 1))
     (card,) = assemble([r], (1000, 1000))
     assert card.covered
+
+
+def test_pips_inside_a_measured_card_are_not_cards():
+    a, far, back = _pair("Td", span=10.0)
+    b = _reading("Td", far, back)
+    # a pair of big pips in the middle of that ten, read as an index at twice the scale
+    middle = (a.centre + far) / 2
+    pips = _reading("9d", middle, a.down, span=21.0, conf=0.9)
+    cards = assemble([a, b, pips], (1000, 1000))
+    assert [c.code for c in cards] == ["Td"]
+
+
+def test_a_card_lying_on_a_measured_card_stays():
+    a, far, back = _pair("Td", span=10.0)
+    b = _reading("Td", far, back)
+    middle = (a.centre + far) / 2
+    on_top = _reading("4s", middle, a.down, span=10.5, conf=0.9)
+    assert sorted(c.code for c in assemble([a, b, on_top], (1000, 1000))) == ["4s", "Td"]

@@ -1,4 +1,4 @@
-"""``companion vision read`` / ``watch`` and the ``teach`` placeholder."""
+"""``companion vision read`` and ``companion vision watch``."""
 
 from __future__ import annotations
 
@@ -73,7 +73,3 @@ def test_watch_follows_the_renderer(tmp_path: Path):
     assert "frame 0" in result.output
     assert out.read_bytes()[:2] == b"\xff\xd8"
 
-
-def test_teach_says_not_yet():
-    result = CliRunner().invoke(main, ["teach"])
-    assert result.exit_code != 0 and "not available yet" in result.output

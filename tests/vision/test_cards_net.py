@@ -94,3 +94,25 @@ def test_weights_for_another_patch_size_are_refused(tmp_path: Path):
     net.save(path)
     with pytest.raises(WeightsError, match="retrain"):
         IndexNet.load(path)
+
+
+def test_the_gate_is_saved_with_the_network_and_checked(tmp_path: Path):
+    from vision.cards.net import GATE_CELL, Gate
+
+    features = (PATCH_H // GATE_CELL) * (PATCH_W // GATE_CELL) * 2
+    rng = np.random.default_rng(1)
+    gate = Gate({"gate.w1": rng.normal(size=(features, 4)), "gate.b1": np.zeros(4),
+                 "gate.w2": rng.normal(size=4), "gate.b2": np.zeros(1)}, threshold=0.3)
+    net = _net()
+    net.gate = gate
+    path = tmp_path / "gated.npz"
+    net.save(path)
+    back = IndexNet.load(path)
+    x = rng.normal(size=(6, PATCH_H, PATCH_W, 2)).astype(np.float32)
+    np.testing.assert_allclose(back.gate.probability(x), gate.probability(x), atol=5e-3)
+    assert back.gate.threshold == pytest.approx(0.3)
+    bad = Gate({**gate.params, "gate.w1": rng.normal(size=(features // 4, 4))}, 0.3)
+    net.gate = bad
+    net.save(path)
+    with pytest.raises(WeightsError, match="gate"):
+        IndexNet.load(path)

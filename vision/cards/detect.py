@@ -157,6 +157,9 @@ def assemble(readings: list[IndexReading], image_size: tuple[int, int], shape: C
         cards.append(FoundCard(code, conf, corners, group, alternatives=alts))
         opposite_seen.append(opposite is not None)
 
+    kept = _without_stray_readings(cards, opposite_seen)
+    opposite_seen = [seen for card, seen in zip(cards, opposite_seen, strict=True) if any(card is k for k in kept)]
+    cards = kept
     w, h = image_size
     ox, oy = shape.opposite_index()
     for card, seen in zip(cards, opposite_seen, strict=True):
@@ -168,6 +171,28 @@ def assemble(readings: list[IndexReading], image_size: tuple[int, int], shape: C
         under = any(other is not card and _point_in(other.corners, far) for other in cards)
         card.covered = outside or under
     return cards
+
+
+def _without_stray_readings(cards: list[FoundCard], whole: list[bool]) -> list[FoundCard]:
+    """Drop one-index "cards" that are really print on another card: inside the outline of
+    a card whose two far indices were both read (so its outline is measured, not guessed),
+    at a scale unlike that card's own index (pips and court art are larger). A card lying
+    on top of another has an index of the same deck, so the same scale, and stays."""
+    measured = [c for c, w in zip(cards, whole, strict=True) if w]
+    out = []
+    for card, w in zip(cards, whole, strict=True):
+        if not w and len(card.indices) == 1:
+            r = card.indices[0]
+            stray = False
+            for big in measured:
+                ratio = r.span / big.indices[0].span
+                if _point_in(big.corners, r.centre) and not 0.75 < ratio < 1.33:
+                    stray = True
+                    break
+            if stray:
+                continue
+        out.append(card)
+    return out
 
 
 class CardFinder:

@@ -68,10 +68,18 @@ class IndexReader:
 
     def score(self, image: np.ndarray, props: Proposals) -> tuple[np.ndarray, np.ndarray]:
         """(is-index probability (N,), code probabilities (N, 53)) for every candidate."""
-        if len(props) == 0:
-            return np.zeros(0), np.zeros((0, len(CODES)))
-        rank_p, suit_p = self.net.probabilities(patch_input(cut_patches(image, props)))
-        return 1.0 - rank_p[:, NONE], code_probabilities(rank_p, suit_p)
+        n = len(props)
+        is_index, codes = np.zeros(n), np.zeros((n, len(CODES)))
+        if n == 0:
+            return is_index, codes
+        x = patch_input(cut_patches(image, props))
+        # the gate's first look spares the network the plain non-indices
+        keep = self.net.gate.passes(x) if self.net.gate is not None else np.ones(n, bool)
+        if keep.any():
+            rank_p, suit_p = self.net.probabilities(x[keep])
+            is_index[keep] = 1.0 - rank_p[:, NONE]
+            codes[keep] = code_probabilities(rank_p, suit_p)
+        return is_index, codes
 
     def read(self, image: np.ndarray, props: Proposals) -> list[IndexReading]:
         """The indices among ``props``, one per physical index, most certain first."""

@@ -77,12 +77,48 @@ def softmax(z: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
+GATE_CELL = 2
+"""The gate looks at the patch in 2x2-pixel cells: enough to tell print on white card from a
+card back's border or carpet, at a fiftieth of the network's work."""
+
+
+def gate_features(x: np.ndarray) -> np.ndarray:
+    """(N, H, W, 2) network inputs -> (N, H/GATE_CELL * W/GATE_CELL * 2) cell means."""
+    import cv2
+
+    n, h, w, c = x.shape
+    # area resampling by exactly GATE_CELL: block means, and patches never mix (H % GATE_CELL == 0)
+    small = cv2.resize(np.ascontiguousarray(x, np.float32).reshape(n * h, w, c),
+                       (w // GATE_CELL, n * h // GATE_CELL), interpolation=cv2.INTER_AREA)
+    return small.reshape(n, -1)
+
+
+class Gate:
+    """A tiny first look (one hidden layer over :func:`gate_features`) that lets the network
+    skip candidates which are plainly not an index. ``threshold`` is set at training time
+    so that almost every true index passes."""
+
+    def __init__(self, params: dict[str, np.ndarray], threshold: float) -> None:
+        self.params = {k: v.astype(np.float32) for k, v in params.items()}
+        self.threshold = float(threshold)
+
+    def probability(self, x: np.ndarray) -> np.ndarray:
+        p = self.params
+        h = np.maximum(gate_features(x) @ p["gate.w1"] + p["gate.b1"], 0)
+        z = h @ p["gate.w2"] + p["gate.b2"]
+        return 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
+
+    def passes(self, x: np.ndarray) -> np.ndarray:
+        return self.probability(x) >= self.threshold
+
+
 class IndexNet:
     """The trained network: ``probabilities(x)`` for a batch of patch inputs."""
 
-    def __init__(self, params: dict[str, np.ndarray], shape: Shape) -> None:
-        self.params = {k: v.astype(np.float32) for k, v in params.items()}
+    def __init__(self, params: dict[str, np.ndarray], shape: Shape, gate: Gate | None = None) -> None:
+        self.params = {k: v.astype(np.float32) for k, v in params.items() if not k.startswith("gate.")}
         self.shape = shape
+        self.gate = gate
         self._dnn_net: Any = None
 
     @classmethod
@@ -105,13 +141,23 @@ class IndexNet:
         if (shape.height, shape.width) != (Shape.height, Shape.width):
             raise WeightsError(f"{path}: made for {shape.height}x{shape.width} patches, the reader cuts "
                                f"{Shape.height}x{Shape.width}: retrain (python -m vision.train.train_index)")
+        gate = None
+        if "gate.threshold" in arrays:
+            threshold = float(arrays.pop("gate.threshold"))
+            gate = Gate({k: arrays.pop(k) for k in list(arrays) if k.startswith("gate.")}, threshold)
+            features = (shape.height // GATE_CELL) * (shape.width // GATE_CELL) * shape.in_channels
+            w1 = gate.params.get("gate.w1")
+            if w1 is None or w1.shape[0] != features:
+                found = None if w1 is None else w1.shape
+                raise WeightsError(f"{path}: gate weight 'gate.w1' has shape {found}, expected ({features}, ...): "
+                                   "retrain (python -m vision.train.train_index)")
         expected = init_params(shape, np.random.default_rng(0))
         for name, ref in expected.items():
             got = arrays.get(name)
             if got is None or got.shape != ref.shape:
                 found = None if got is None else got.shape
                 raise WeightsError(f"{path}: weight {name!r} has shape {found}, expected {ref.shape}")
-        return cls(arrays, shape)
+        return cls(arrays, shape, gate)
 
     def save(self, path: Path) -> None:
         """Half-precision weights (a few hundred kB), plus the shape they were made for."""
@@ -120,6 +166,9 @@ class IndexNet:
         arrays["shape.hidden"] = np.array(self.shape.hidden)
         arrays["shape.height"] = np.array(self.shape.height)
         arrays["shape.width"] = np.array(self.shape.width)
+        if self.gate is not None:
+            arrays.update({k: v.astype(np.float16) for k, v in self.gate.params.items()})
+            arrays["gate.threshold"] = np.array(self.gate.threshold, np.float32)
         np.savez_compressed(path, **arrays)  # type: ignore[arg-type]
 
     def logits(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -13,9 +13,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.cards.geometry import POKER, apply_affine, index_frame
 from vision.cards.indices import IndexReader
 from vision.cards.net import NONE, RANK_CLASSES, IndexNet
-from vision.cards.proposals import cut_patches, propose
+from vision.cards.proposals import Proposals, cut_patches, propose
 from vision.train.dataset import IGNORE, PatchSet
 from vision.train.realcards import Photo
 
@@ -32,6 +33,23 @@ def _near_corner(centre: np.ndarray, box: tuple[int, int, int, int], reach: floa
     fx = np.minimum(centre[:, 0] - x0, x1 - centre[:, 0]) / max(1, x1 - x0)
     fy = np.minimum(centre[:, 1] - y0, y1 - centre[:, 1]) / max(1, y1 - y0)
     return (fx < reach) & (fy < reach)
+
+
+def _outline_fits(props: Proposals, box: tuple[int, int, int, int], min_iou: float = 0.4) -> np.ndarray:
+    """Would the card each candidate implies (were it an index) fill the labelled box? A
+    pip pair or a bit of a court's art near a corner implies a card shifted out of it."""
+    x0, y0, x1, y1 = box
+    out = np.zeros(len(props), bool)
+    local = POKER.outline_in_index_frame()
+    for k in range(len(props)):
+        c = apply_affine(index_frame(props.centre[k], props.down[k], float(props.span[k])), local)
+        bx0, by0 = c.min(axis=0)
+        bx1, by1 = c.max(axis=0)
+        ix = max(0.0, min(x1, bx1) - max(x0, bx0))
+        iy = max(0.0, min(y1, by1) - max(y0, by0))
+        union = (x1 - x0) * (y1 - y0) + (bx1 - bx0) * (by1 - by0) - ix * iy
+        out[k] = union > 0 and ix * iy / union >= min_iou
+    return out
 
 
 def photo_patch_set(photo: Photo, reader: IndexReader, rng: np.random.Generator,
@@ -51,6 +69,8 @@ def photo_patch_set(photo: Photo, reader: IndexReader, rng: np.random.Generator,
     for k, card in enumerate(photo.cards):
         only_here = in_box[k] & (in_box.sum(axis=0) == 1)
         pos = only_here & _near_corner(props.centre, card.box) & (is_index > 0.6)
+        if len(photo.cards) == 1:  # a lone card's box is the whole card: the outline must fit it
+            pos &= _outline_fits(props, card.box)
         rank[pos] = RANK_CLASSES.index(card.rank)
         sure = pos & (suit_p.max(axis=1) > 0.9)
         suit[sure] = suit_p[sure].argmax(axis=1)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.cards.net import NONE, IndexNet, Shape, im2col3, init_params, maxpool2, softmax
+from vision.cards.net import NONE, Gate, IndexNet, Shape, gate_features, im2col3, init_params, maxpool2, softmax
 from vision.cards.proposals import patch_input
 from vision.train.dataset import IGNORE, PatchSet, build
 
@@ -193,7 +193,8 @@ def train(
     return IndexNet(params, shape)
 
 
-def tune_on_real(net: IndexNet, data: PatchSet, args: argparse.Namespace, val: PatchSet) -> IndexNet:
+def tune_on_real(net: IndexNet, data: PatchSet, args: argparse.Namespace,
+                 val: PatchSet) -> tuple[IndexNet, PatchSet]:
     """A few epochs more on the real photos' development split (see ``vision.train.realtune``)
     mixed with as many synthetic patches, at a lower rate. Skipped, saying so, when the
     photos are not there."""
@@ -203,29 +204,74 @@ def tune_on_real(net: IndexNet, data: PatchSet, args: argparse.Namespace, val: P
     folder = realcards_dir()
     if not folder.is_dir():
         print(f"real photos not found at {folder}: no fine-tuning on them", flush=True)
-        return net
+        return net, PatchSet.concat([])
     real = real_patch_set(net, photos(folder), args.seed)
     rng = np.random.default_rng(args.seed + 1)
     pick = rng.choice(len(data), min(len(data), 3 * len(real)), replace=False)
     mixed = PatchSet.concat([real, PatchSet(data.patches[pick], data.rank[pick], data.suit[pick])])
     print(f"real: {len(real)} patches ({int((real.rank != NONE).sum())} indices) from the development split",
           flush=True)
-    return train(mixed, net.shape, args.real_epochs, args.seed + 2, lr=5e-4, val=val, start=net,
-                 log=lambda m: print("real " + m, flush=True))
+    tuned = train(mixed, net.shape, args.real_epochs, args.seed + 2, lr=5e-4, val=val, start=net,
+                  log=lambda m: print("real " + m, flush=True))
+    return tuned, real
+
+
+def train_gate(data: PatchSet, val: PatchSet, seed: int, recall: float = 0.998, epochs: int = 6,
+               log: Callable[[str], None] = print, real_count: int = 0) -> Gate:
+    """The network's gate (see ``vision.cards.net.Gate``): index vs not, binary cross-entropy
+    with both classes weighted equally; its threshold lets ``recall`` of the validation
+    indices through (and of the last ``real_count`` patches', the real photos', if any)."""
+    rng = np.random.default_rng(seed)
+    x = gate_features(patch_input(data.patches))
+    y = (data.rank != NONE).astype(np.float32)
+    w_pos = 0.5 / max(y.mean(), 1e-6)
+    w_neg = 0.5 / max(1 - y.mean(), 1e-6)
+    hidden = 32
+    p = {"gate.w1": rng.normal(0, np.sqrt(2 / x.shape[1]), (x.shape[1], hidden)).astype(np.float32),
+         "gate.b1": np.zeros(hidden, np.float32),
+         "gate.w2": rng.normal(0, np.sqrt(1 / hidden), hidden).astype(np.float32),
+         "gate.b2": np.zeros(1, np.float32)}
+    opt = Adam(p, weight_decay=0.0)
+    batch = 256
+    for epoch in range(epochs):
+        order = rng.permutation(len(x))
+        for b in range(len(x) // batch):
+            idx = order[b * batch : (b + 1) * batch]
+            xb, yb = x[idx], y[idx]
+            zh = xb @ p["gate.w1"] + p["gate.b1"]
+            h = np.maximum(zh, 0)
+            prob = 1 / (1 + np.exp(-np.clip(h @ p["gate.w2"] + p["gate.b2"], -30, 30)))
+            weight = np.where(yb > 0, w_pos, w_neg) / len(idx)
+            dz = (prob - yb) * weight
+            dh = np.outer(dz, p["gate.w2"]) * (zh > 0)
+            grads = {"gate.w2": h.T @ dz, "gate.b2": np.array([dz.sum()], np.float32),
+                     "gate.w1": xb.T @ dh, "gate.b1": dh.sum(0)}
+            opt.step(p, grads, 3e-3 * 0.5 * (1 + np.cos(np.pi * epoch / epochs)))
+    scores = Gate(p, 0.0).probability(patch_input(val.patches))
+    positives = scores[val.rank != NONE]
+    threshold = float(np.quantile(positives, 1 - recall)) if len(positives) else 0.5
+    real = data.rank[len(data) - real_count :] if real_count else np.zeros(0, np.int8)
+    if (real != NONE).any():
+        # the real photos' indices must get through as well as the drawn ones
+        real_scores = Gate(p, 0.0).probability(patch_input(data.patches[len(data) - real_count :]))
+        threshold = min(threshold, float(np.quantile(real_scores[real != NONE], 1 - recall)))
+    passed = float((scores[val.rank == NONE] >= threshold).mean()) if (val.rank == NONE).any() else 0.0
+    log(f"gate: threshold {threshold:.4f} lets {recall:.1%} of indices and {passed:.1%} of non-indices through")
+    return Gate(p, threshold)
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
-    ap.add_argument("--samples", type=int, default=20_000, help="corner samples to draw for training")
-    ap.add_argument("--scenes", type=int, default=400, help="rendered scenes (training seeds) to add")
-    ap.add_argument("--val-samples", type=int, default=3_000)
+    ap.add_argument("--samples", type=int, default=24_000, help="corner samples to draw for training")
+    ap.add_argument("--scenes", type=int, default=600, help="rendered scenes (training seeds) to add")
+    ap.add_argument("--val-samples", type=int, default=1_500)
     ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=max(1, min(4, multiprocessing.cpu_count())))
     ap.add_argument("--channels", default="8,16,32", help="channels of the three convolutions")
     ap.add_argument("--hidden", type=int, default=64)
-    ap.add_argument("--real-epochs", type=int, default=0,
+    ap.add_argument("--real-epochs", type=int, default=4,
                     help="then fine-tune this many epochs on the real photos' development split, if present")
     ap.add_argument("--start", type=Path, default=None, help="skip training: fine-tune these weights")
     args = ap.parse_args(argv)
@@ -241,8 +287,11 @@ def main(argv: list[str] | None = None) -> int:
         net = IndexNet.load(args.start)
     else:
         net = train(data, shape, args.epochs, args.seed, val=val, log=lambda m: print(m, flush=True))
+    real = PatchSet.concat([])
     if args.real_epochs > 0:
-        net = tune_on_real(net, data, args, val)
+        net, real = tune_on_real(net, data, args, val)
+    net.gate = train_gate(PatchSet.concat([data, real]), val, args.seed, log=lambda m: print(m, flush=True),
+                          real_count=len(real))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     net.save(args.out)
     print(f"wrote {args.out} ({args.out.stat().st_size / 1024:.0f} kB) in {time.time() - t0:.0f} s")
