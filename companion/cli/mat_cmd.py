@@ -28,7 +28,8 @@ DEFAULT_SEATS = 4
 @click.option("--layout-json", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also write the layout (zones and markers in mm) as JSON.")
 @click.option("--board", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
-              help="pool-party: the board's zones as JSON ({\"zones\": [{name, rect: [x, y, w, h]}, ...]}).")
+              help="pool-party: the board as JSON: the engine's board config (default: the rules' 6x14 "
+                   "board) or its zones ({\"zones\": [{name, rect: [x, y, w, h]}, ...]}).")
 def mat(game: str, output: Path, paper: str, seats: int | None, dpi: float, style: str,
         layout_json: Path | None, board: Path | None) -> None:
     """Print the play mat of GAME (crocodile, recall, crapo, pool-party): ArUco markers
@@ -40,6 +41,11 @@ def mat(game: str, output: Path, paper: str, seats: int | None, dpi: float, styl
     if game in ("crocodile", "recall") and seats is None:
         seats = DEFAULT_SEATS
     board_data = None
+    if game in ("pool-party", "poolparty", "crocodile-pool-party") and board is None:
+        # The engine's default board (RULES.md 2.2): the mat follows the rules' geometry.
+        from companion.games.poolparty.board import Board
+
+        board_data = Board.default().to_json()
     if board is not None:
         try:
             board_data = json.loads(board.read_text(encoding="utf-8"))

@@ -223,3 +223,19 @@ def test_companion_mat_errors_are_clear(tmp_path, argv, message):
     assert result.exit_code != 0
     assert message in result.output
     assert not list(tmp_path.iterdir())
+
+
+def test_the_pool_party_mat_follows_the_engines_default_board(tmp_path):
+    from click.testing import CliRunner
+
+    from companion.cli import main
+    from companion.games.poolparty.board import Board
+
+    result = CliRunner().invoke(main, ["mat", "pool-party", "-o", str(tmp_path / "pool.png"),
+                                       "--layout-json", str(tmp_path / "pool.json")])
+    assert result.exit_code == 0, result.output
+    import json
+
+    zones = {z["name"] for z in json.loads((tmp_path / "pool.json").read_text())["zones"]}
+    board = Board.default()
+    assert len([z for z in zones if z.startswith("c") and "r" in z]) >= board.rows * board.cols
