@@ -29,11 +29,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from companion.crok_catalogs import shipped_catalog  # noqa: E402
 from companion.games.mastercrok import MasterCrok, Play  # noqa: E402
 from companion.games.records import game_from_record  # noqa: E402
 
 TABLES = {2: ["red", "blue"], 4: ["red", "blue", "green", "yellow"]}
 RULES = {"card_db": "catalog"}
+
+
+EXAMPLE = shipped_catalog("example").to_json()
 
 
 def live(players: int, games: int, seed: int) -> tuple[float, int, int, list[dict[str, Any]]]:
@@ -43,7 +47,7 @@ def live(players: int, games: int, seed: int) -> tuple[float, int, int, list[dic
     for n in range(games):
         rng = random.Random(seed + n)
         start = time.perf_counter()
-        game = MasterCrok(names, RULES, seed=seed + n, setup={"catalog": "example", "decks": TABLES[players]})
+        game = MasterCrok(names, RULES, seed=seed + n, setup={"catalog": EXAMPLE, "decks": TABLES[players]})
         while not game.is_over():
             game.apply(rng.choice(game.legal_actions()))
         elapsed += time.perf_counter() - start

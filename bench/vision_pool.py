@@ -41,7 +41,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.games.mastercrok.files import shipped_catalog  # noqa: E402
+from companion.crok_catalogs import shipped_catalog  # noqa: E402
 from companion.games.poolparty import Board  # noqa: E402
 from vision.mat.battle import battle_layout  # noqa: E402
 from vision.pool.reader import PoolReader  # noqa: E402

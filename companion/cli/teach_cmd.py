@@ -202,7 +202,7 @@ def deck(name: str, catalog_file: Path, source: str, paper: str, no_mat: bool, d
          timeout: float) -> None:
     """Teach deck NAME: each Crok of the catalog, then the back, laid alone and face up
     (the back face down) under the camera."""
-    from companion.games.mastercrok import load_catalog
+    from companion.crok_catalogs import load_catalog
     from companion.games.mastercrok.catalog import CatalogError
     from vision.mat import MatError
     from vision.mat.battle import battle_layout

@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from companion.cli.replay import replay
+from companion.crok_catalogs import load_catalog, shipped_catalog
 from companion.games import game_class
 from companion.games.base import ActionFormatError, Explanation
 from companion.games.mastercrok import (
@@ -26,10 +27,11 @@ from companion.games.mastercrok import (
     Reserve,
     Reveal,
     Use,
-    load_catalog,
 )
 from companion.games.match import Match
 from companion.games.records import RecordError, game_from_record, replay_summary
+
+EXAMPLE = shipped_catalog("example").to_json()
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 RECORDS = FIXTURES / "records"
@@ -38,7 +40,7 @@ RULES_CATALOG = load_catalog(FIXTURES / "catalogs" / "rules-test.toml").to_json(
 
 def random_game(players: list[str], decks: list[str], seed: int, **rules: Any) -> MasterCrok:
     """A digital game with the example catalog, every action drawn from legal_actions."""
-    game = MasterCrok(players, rules, seed=seed, setup={"catalog": "example", "decks": decks})
+    game = MasterCrok(players, rules, seed=seed, setup={"catalog": EXAMPLE, "decks": decks})
     rng = random.Random(seed)
     while not game.is_over():
         game.apply(rng.choice(game.legal_actions()))
@@ -83,7 +85,7 @@ def test_a_whole_game_plays_through_the_api_and_replays_from_its_record(
 
 
 def test_the_record_embeds_the_catalog_and_spells_out_the_decks() -> None:
-    game = MasterCrok(["Ann", "Bob"], seed=3, setup={"catalog": "example", "decks": ["mini-a", {"sun-ember": 1,
+    game = MasterCrok(["Ann", "Bob"], seed=3, setup={"catalog": EXAMPLE, "decks": ["mini-a", {"sun-ember": 1,
                       "moon-shade": 1, "moon-lune": 1, "star-vega": 1, "river-delta": 1, "river-eddy": 1,
                       "leaf-fern": 1, "stone-flint": 1, "stone-grit": 1, "fire-cinder": 1}]})
     setup = game.record()["setup"]
@@ -151,7 +153,7 @@ def test_a_bad_record_says_where(tmp_path: Path) -> None:
 # -- views: private hands, face-down plays -----------------------------------------------------------
 
 def test_hands_and_face_down_croks_stay_private() -> None:
-    game = MasterCrok(["Ann", "Bob", "Cy"], seed=4, setup={"catalog": "example", "decks": ["red", "blue", "green"]})
+    game = MasterCrok(["Ann", "Bob", "Cy"], seed=4, setup={"catalog": EXAMPLE, "decks": ["red", "blue", "green"]})
     attacker = game.battle.attacker
     game.apply(Choose(attacker, BattleType.POWER))
     played = next(a for a in game.legal_actions() if isinstance(a, Play))
@@ -233,7 +235,7 @@ def test_unknown_crok_ids_are_input_errors() -> None:
 # -- undo and match play ------------------------------------------------------------------------------
 
 def test_undo_takes_back_one_action_at_a_time() -> None:
-    game = MasterCrok(["Ann", "Bob"], {"card_db": "catalog"}, seed=9, setup={"catalog": "example",
+    game = MasterCrok(["Ann", "Bob"], {"card_db": "catalog"}, seed=9, setup={"catalog": EXAMPLE,
                                                                              "decks": ["red", "blue"]})
     rng = random.Random(9)
     views = [game.view(0)]
@@ -247,7 +249,7 @@ def test_undo_takes_back_one_action_at_a_time() -> None:
 
 def test_a_match_carries_catalog_and_decks_and_the_winner_attacks_first() -> None:
     match = Match("master-crok", ["Ann", "Bob"], {"card_db": "catalog"}, rounds_to_play=2)
-    first = match.start_round(seed=1, setup={"catalog": "example", "decks": ["mini-a", "mini-b"]})
+    first = match.start_round(seed=1, setup={"catalog": EXAMPLE, "decks": ["mini-a", "mini-b"]})
     rng = random.Random(1)
     while not first.is_over():
         first.apply(rng.choice(first.legal_actions()))

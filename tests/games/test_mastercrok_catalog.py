@@ -8,18 +8,18 @@ from pathlib import Path
 
 import pytest
 
+from companion.crok_catalogs import load_catalog, shipped_catalog, shipped_catalog_names
 from companion.games.mastercrok import (
     Catalog,
     CatalogError,
     EffectKind,
     MasterCrok,
     Timing,
-    load_catalog,
     parse_catalog,
-    shipped_catalog,
-    shipped_catalog_names,
 )
 from companion.games.mastercrok.effects import PARAMETERS, EffectSpecError, parse_effect
+
+EXAMPLE = shipped_catalog("example").to_json()
 
 NAMED_ABILITIES = {"Samurai", "Priest", "Police", "Sheriff", "Bond", "Master", "Jungle"}
 
@@ -79,7 +79,7 @@ def test_the_example_catalog_uses_the_named_abilities_as_house_definitions() -> 
 
 @pytest.mark.parametrize("deck", ["red", "blue", "green", "yellow", "mini-a", "mini-b"])
 def test_the_example_decks_are_legal(deck: str) -> None:
-    game = MasterCrok(["Ann", "Bob"], setup={"catalog": "example", "decks": [deck, "red"]})
+    game = MasterCrok(["Ann", "Bob"], setup={"catalog": EXAMPLE, "decks": [deck, "red"]})
     assert len(game.deck_lists[0]) == len(shipped_catalog("example").decks[deck])
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.crok_catalogs import load_catalog
 from companion.games.base import ActionFormatError, Event, IllegalAction
 from companion.games.mastercrok import (
     BattleType,
@@ -29,7 +30,6 @@ from companion.games.mastercrok import (
     SetupError,
     Use,
     copy_limit,
-    load_catalog,
 )
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.games.mastercrok.files import shipped_catalog
+from companion.crok_catalogs import shipped_catalog
 from companion.games.poolparty import Board
 from companion.games.poolparty.board import Board as EngineBoard
 from companion.games.poolparty.inference import parse_observation

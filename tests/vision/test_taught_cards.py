@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from companion.games.mastercrok.files import shipped_catalog
+from companion.crok_catalogs import shipped_catalog
 from vision.mat.battle import battle_layout
 from vision.render.camera import overhead_camera
 from vision.render.croks import CARD_MM, crok_piece, invented_croks, random_battle

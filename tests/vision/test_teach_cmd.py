@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from companion.cli import main
-from companion.games.mastercrok.files import shipped_catalog
+from companion.crok_catalogs import shipped_catalog
 from companion.games.poolparty import Board
 from vision.mat.battle import battle_layout
 from vision.mat.pool import pool_layout

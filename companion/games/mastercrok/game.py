@@ -69,7 +69,7 @@ class SetupError(GameError):
 class MasterCrok(Game):
     """Master Crok for any number of players (MC-01). Set-up data::
 
-        {"catalog": "example" | {embedded catalog},
+        {"catalog": {embedded catalog},
          "decks": [deck, ...],          # one per seat: a list of Crok ids, a table of
                                         # id -> copies, or the name of a catalog deck
          "first_attacker": 0}           # MC-04; drawn from the seed when omitted
@@ -124,14 +124,11 @@ class MasterCrok(Game):
 
     def _setup_catalog(self) -> Catalog:
         spec = self.setup_data.get("catalog")
-        if isinstance(spec, str):
-            from companion.games.mastercrok.files import shipped_catalog
-
-            return shipped_catalog(spec)
         if isinstance(spec, Mapping):
             return parse_catalog(spec, where="setup.catalog")
         raise SetupError(
-            f"setup.catalog: name a shipped catalog (e.g. 'example') or embed one, got {spec!r}"
+            f"setup.catalog: embed the catalog as data (companion.crok_catalogs.shipped_catalog('example')"
+            f".to_json() reads the shipped one), got {spec!r}"
         )
 
     def _setup_decks(self) -> tuple[tuple[str, ...], ...]:

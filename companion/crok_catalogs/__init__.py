@@ -1,9 +1,9 @@
-"""Reading catalog files: a TOML or JSON file given by path, or a catalog shipped with
-the program (``companion/games/mastercrok/catalogs/NAME.toml``).
+"""Master Crok card catalogs as files: a TOML or JSON file given by path, or a catalog
+shipped with the program (``companion/crok_catalogs/NAME.toml``).
 
-This is the one module of the engine package that reads files. The engine itself only
-reads shipped catalogs (package data, never fetched) when a set-up names one; records
-embed their catalog, so a replay reads nothing (docs/rules/master-crok.md).
+The rules engine (``companion.games.mastercrok``) does no I/O: it takes a catalog as data
+(``parse_catalog``), embedded in the game's set-up and its records, so a replay reads
+nothing. Reading files is done here, by the composition root and the CLI.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 
 from companion.games.mastercrok.catalog import Catalog, CatalogError, parse_catalog
 
-SHIPPED_PACKAGE = "companion.games.mastercrok.catalogs"
+SHIPPED_PACKAGE = "companion.crok_catalogs"
 
 
 def _parse_text(text: str, suffix: str, where: str) -> Any:
