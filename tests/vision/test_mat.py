@@ -215,7 +215,7 @@ def test_companion_mat_writes_a_pdf_and_the_layout(tmp_path):
     (["mat", "crocodile", "--seats", "8", "--paper", "a3", "-o", "x.pdf"], "smallest paper that holds it is a1"),
     (["mat", "crapo", "-o", "x.jpg"], "written as .pdf or .png"),
     (["mat", "recall", "--paper", "tabloid", "-o", "x.png"], "unknown paper 'tabloid'"),
-    (["mat", "pool-party", "-o", "x.png"], "geometry must be passed in"),
+    (["mat", "pool-party", "--board", "x.json", "-o", "x.png"], "does not exist"),
 ])
 def test_companion_mat_errors_are_clear(tmp_path, argv, message):
     argv = [a if not a.startswith("x.") else str(tmp_path / a) for a in argv]

@@ -64,12 +64,14 @@ class Calibration:
     def to_mat(self, points_px: np.ndarray) -> np.ndarray:
         """(N, 2) image px -> (N, 2) mm on the mat. ValueError when not calibrated."""
         self._require()
+        assert self.image_to_mat is not None
         pts = np.asarray(points_px, np.float64).reshape(-1, 1, 2)
         return cv2.perspectiveTransform(pts, self.image_to_mat).reshape(-1, 2)
 
     def to_image(self, points_mm: np.ndarray) -> np.ndarray:
         """(N, 2) mm on the mat -> (N, 2) image px. ValueError when not calibrated."""
         self._require()
+        assert self.mat_to_image is not None
         pts = np.asarray(points_mm, np.float64).reshape(-1, 1, 2)
         return cv2.perspectiveTransform(pts, self.mat_to_image).reshape(-1, 2)
 

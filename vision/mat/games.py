@@ -138,8 +138,8 @@ def _place_seats(
             else:
                 rect = Rect(width - m - deep, a, deep, across)
             seats.append((side, rect))
-    for (_, a), (_, b) in itertools.combinations(seats, 2):
-        if a.overlaps(b, SEAT_GAP_MM - 0.5):
+    for (_, one), (_, other) in itertools.combinations(seats, 2):
+        if one.overlaps(other, SEAT_GAP_MM - 0.5):
             return None
     return seats
 
@@ -286,6 +286,8 @@ def mat_layout(
         if is_board_config(board):  # the engine's Board.to_json(): squares, bars and trays from it
             return pool_layout(board, paper, marker_base=MARKER_BASE[key])[0]
         zones = board.get("zones") if isinstance(board, dict) else board
+        if zones is None:
+            raise MatError("pool-party: the board has no 'zones'")
         return custom_layout(key, zones, paper=paper, marker_base=MARKER_BASE[key], card_mm=card_mm)
     return _game_layout(key, seats, paper.strip().lower(), (float(card_mm[0]), float(card_mm[1])))
 

@@ -148,6 +148,7 @@ def apply_effects(image: np.ndarray, e: Effects) -> np.ndarray:
             out = cv2.addWeighted(out, 1.0, window, k, -128.0 * k)
     if e.jpeg_quality:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(e.jpeg_quality)])
-        if ok:
-            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+        if decoded is not None:
+            out = decoded
     return out if out is not image else image.copy()

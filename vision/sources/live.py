@@ -16,7 +16,7 @@ from vision.mat import MatLayout, mat_layout
 from vision.render.effects import Effects
 from vision.render.faces import CardStyle
 from vision.render.scene import RenderedScene, SceneRenderer
-from vision.render.table import TableState, down, table_scene
+from vision.render.table import TableCard, TableState, down, table_scene
 from vision.sources.base import FrameSource, Pacer
 
 LIVE_EFFECTS = Effects(gradient=0.12, gradient_deg=30.0, vignette=0.1, blur_sigma=0.6, noise_sigma=2.5)
@@ -26,11 +26,13 @@ def dealt_table(layout: MatLayout) -> TableState:
     """A freshly dealt table for ``layout``: every seat's cards face down, a draw pile and
     one card face up on the discard pile."""
     if layout.game == "crapo":
-        zones = {f"tableau{i}": [c] for i, c in enumerate(("Kh", "7s", "4d", "Jc", "9h", "2s", "Qd", "5c"))}
+        zones: dict[str, list[TableCard | str]] = {
+        f"tableau{i}": [c] for i, c in enumerate(("Kh", "7s", "4d", "Jc", "9h", "2s", "Qd", "5c"))
+    }
         zones |= {"deck0": [down()] * 20, "deck1": [down()] * 20}
         return TableState(zones=zones)
-    zones = {z.name: [down()] * 4 for z in layout.zones_of("seat")}
-    return TableState(zones={**zones, "draw": [down()] * 30, "discard": ["7h"]})
+    seated: dict[str, list[TableCard | str]] = {z.name: [down()] * 4 for z in layout.zones_of("seat")}
+    return TableState(zones={**seated, "draw": [down()] * 30, "discard": ["7h"]})
 
 
 class RendererSource(FrameSource):
