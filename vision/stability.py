@@ -198,8 +198,13 @@ class StabilityGate:
                 return "glare"
             if colour is None:
                 colour = self._colour(frame)
-            if int(np.count_nonzero(skin_mask(colour)[changed_px])) >= self.hand_pixels:
-                return "hand"
+            # A hand is one large skin-coloured blob; the faces on court cards are several
+            # small ones, so the largest blob is what counts, not all skin pixels together.
+            skin = (skin_mask(colour) > 0) & changed_px
+            if int(np.count_nonzero(skin)) >= self.hand_pixels:
+                _n, _labels, stats, _c = cv2.connectedComponentsWithStats(skin.astype(np.uint8), connectivity=8)
+                if int(stats[1:, cv2.CC_STAT_AREA].max(initial=0)) >= self.hand_pixels:
+                    return "hand"
         return None
 
     def _settle(self, small: np.ndarray, changed_cells: np.ndarray) -> StabilityReport:

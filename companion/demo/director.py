@@ -20,6 +20,7 @@ scores are what the referee must reach.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from abc import ABC, abstractmethod
@@ -304,7 +305,8 @@ class RenderedStage(ReadingStage):
     """Frames drawn by the scene renderer and read by the real vision pipeline, one by one,
     on a virtual clock (what the camera loop does, without threads)."""
 
-    def __init__(self, referee: Any, layout: MatLayout, seed: int = 7, still_frames: int = 4) -> None:
+    def __init__(self, referee: Any, layout: MatLayout, seed: int = 7, still_frames: int = 4,
+                 effects: Any = None) -> None:
         super().__init__(referee)
         from vision.reader import CardReader
         from vision.render.scene import SceneRenderer
@@ -313,6 +315,7 @@ class RenderedStage(ReadingStage):
         self.layout = layout
         self.seed = seed
         self.still_frames = still_frames
+        self.effects = effects
         self.reader = CardReader(layout)
         self.renderer = SceneRenderer()
         self._scene = table_scene
@@ -324,7 +327,10 @@ class RenderedStage(ReadingStage):
     def _frame(self, state: TableState) -> None:
         from vision.frame import Frame
 
-        scene = self._scene(self.layout, state, camera=self._camera, seed=self.seed)
+        options = {"effects": self.effects} if self.effects is not None else {}
+        if self.effects is not None:  # a fresh noise pattern every frame, as a camera sensor gives
+            options["effects"] = dataclasses.replace(self.effects, noise_seed=self.seed * 1_000_003 + self.frame_index)
+        scene = self._scene(self.layout, state, camera=self._camera, seed=self.seed, **options)
         image = self.renderer.render(scene).image
         t = self._tick(250)
         frame = Frame(image, t, self.frame_index, "renderer")
