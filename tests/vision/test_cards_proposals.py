@@ -105,3 +105,13 @@ def test_a_rank_run_into_its_suit_is_still_proposed():
     assert near.sum() >= 2
     assert (np.abs(props.down[near] @ axis) > 0.98).all()
     assert (props.down[near] @ axis > 0).any() and (props.down[near] @ axis < 0).any()
+
+
+def test_batched_patch_maps_equal_the_single_ones():
+    from vision.cards.geometry import patch_affines
+
+    rng = np.random.default_rng(0)
+    a = rng.uniform(0, 2 * np.pi, 20)
+    centre, down, span = rng.uniform(0, 500, (20, 2)), np.stack([np.sin(a), np.cos(a)], 1), rng.uniform(5, 30, 20)
+    single = np.array([patch_affine(centre[k], down[k], span[k]) for k in range(20)])
+    np.testing.assert_allclose(patch_affines(centre, down, span), single, atol=1e-9)

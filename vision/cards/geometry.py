@@ -83,3 +83,18 @@ def patch_affine(centre: np.ndarray, down: np.ndarray, span: float) -> np.ndarra
         [[sx, 0.0, 0.5 * sx - PATCH_SPANS_W / 2], [0.0, sy, 0.5 * sy - PATCH_SPANS_H / 2], [0, 0, 1]]
     )
     return frame @ to_frame
+
+
+def patch_affines(centre: np.ndarray, down: np.ndarray, span: np.ndarray) -> np.ndarray:
+    """:func:`patch_affine` for many candidates at once: (N, 2, 3)."""
+    ux, uy = down[:, 0], down[:, 1]
+    sx = PATCH_SPANS_W / PATCH_W * span
+    sy = PATCH_SPANS_H / PATCH_H * span
+    ox = 0.5 * PATCH_SPANS_W / PATCH_W - PATCH_SPANS_W / 2  # patch pixel 0 in spans, across
+    oy = 0.5 * PATCH_SPANS_H / PATCH_H - PATCH_SPANS_H / 2
+    m = np.empty((len(span), 2, 3))
+    m[:, 0, 0], m[:, 0, 1] = uy * sx, ux * sy
+    m[:, 1, 0], m[:, 1, 1] = -ux * sx, uy * sy
+    m[:, 0, 2] = centre[:, 0] + (uy * ox + ux * oy) * span
+    m[:, 1, 2] = centre[:, 1] + (-ux * ox + uy * oy) * span
+    return m

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.cards.geometry import PATCH_H, PATCH_W, patch_affine
+from vision.cards.geometry import PATCH_H, PATCH_W, patch_affines
 
 
 @dataclass(frozen=True)
@@ -285,11 +285,11 @@ def cut_patches(image: np.ndarray, proposals: Proposals) -> np.ndarray:
     out = np.empty((len(proposals), PATCH_H, PATCH_W, 3), np.uint8)
     if image.ndim == 2:
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    affines = patch_affines(proposals.centre, proposals.down, proposals.span)
     for k in range(len(proposals)):
-        m = patch_affine(proposals.centre[k], proposals.down[k], float(proposals.span[k]))
         out[k] = cv2.warpAffine(
             image,
-            m,
+            affines[k],
             (PATCH_W, PATCH_H),
             flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
             borderMode=cv2.BORDER_REPLICATE,
