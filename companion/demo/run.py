@@ -19,6 +19,8 @@ from vision.sources.live import RendererSource
 
 log = logging.getLogger(__name__)
 
+PAUSE_S = 20
+"""Between two tellings of the story, the final scores stay on the page."""
 DEMO_FPS = 4.0
 """Frames a second the renderer draws for the camera loop: enough to see hands settle,
 little enough to leave a core for the rest."""
@@ -35,6 +37,7 @@ class DemoRun:
         self.stage = LiveStage(table.referee, self.source, table.simulated_pads, hold_s=hold_s)
         self.director = Director(self.stage, self.layout)
         self.finished = threading.Event()
+        self.stories = 0
         self._thread = threading.Thread(target=self._run, name="demo-director", daemon=True)
 
     def start(self) -> DemoRun:
@@ -44,11 +47,17 @@ class DemoRun:
     def _run(self) -> None:
         referee = self.table.referee
         try:
-            setup = referee.check_setup(story_setup()).to_json()
-            referee.submit(InputEvent("phone", "setup", referee.clock(), None, setup))
-            self.stage._sleep(2.0)
-            crocodile_story(self.director)
-            log.info("demo: the story is over; the table stays as it is (press the seat pads to play on)")
+            while True:
+                # Each telling is a new game at the table: the last one goes to the history.
+                setup = referee.check_setup(story_setup()).to_json()
+                referee.submit(InputEvent("phone", "setup", referee.clock(), None, setup))
+                self.director = Director(self.stage, self.layout)
+                self.source.set_state(TableState())
+                self.stage._sleep(2.0)
+                crocodile_story(self.director)
+                self.stories += 1
+                log.info("demo: the story is over; it starts again in %d s", PAUSE_S)
+                self.stage._sleep(PAUSE_S)
         except StopDemo:
             return
         except Exception:
