@@ -167,6 +167,10 @@ class CaboTable:
             if explanation.unchanged:
                 self._notes_from(explanation.unexplained)
                 self._infer_unseen(explanation.unexplained)
+                if not explanation.unexplained:
+                    # The table agrees with the game again (a card put back after a ruling,
+                    # a peek): what was touched on the way is settled.
+                    self._touched = set()
                 return
             if explanation.candidates:
                 if not self._choose(list(explanation.candidates), t_ns) or self._put_right:

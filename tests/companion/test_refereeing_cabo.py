@@ -268,3 +268,34 @@ def test_public_state_holds_no_private_fact(seats):
     for seat in state["view"]["seats"]:
         for slot in seat["slots"]:
             assert slot["code"] is None  # nothing has been shown to everyone yet
+
+
+def test_cards_put_back_after_a_ruling_do_not_muddle_the_next_move():
+    """A wrong smackdown's card goes back and a penalty card comes: once the table agrees
+    with the game again, those touched cards are settled, and the same seat's next turn is
+    read without a question."""
+    table = Table(deck=["8c", "4h", "5d", "6c", "2s", "3h"])
+    table.deal()
+    for seat in (1, 2):
+        table.truth.apply(Draw(seat))
+        table.truth.apply(Discard(seat, _drawn(table.truth)))
+        table.see()
+    t0 = table.t + 100 * MS
+    table.slaps((3, t0))
+    table.world.transient.lifted = {(3, 1)}
+    table.world.transient.on_pile = ["2h"]
+    table.see()
+    table.truth.apply(Smackdown(3, t0, (ClaimedCard(3, 1, "2h"),)))
+    table.world.settle()
+    table.see()
+    table.see()
+    table.truth.apply(Draw(3))
+    table.truth.apply(Discard(3, _drawn(table.truth)))
+    table.see()
+    assert table.referee.question is None
+    table.assert_in_step()
+
+
+def _drawn(truth):
+    """The code of the card the player to move holds (the truth knows it)."""
+    return truth.table.cards[truth.table.hand].face.code
