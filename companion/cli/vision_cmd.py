@@ -77,15 +77,37 @@ def vision() -> None:
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per image, one per line.")
 @click.option("--annotate", "annotate_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Also write each image with the cards outlined and labelled into this folder.")
+@click.option("--deck", default=None, help="--game master-crok: the taught deck (companion teach deck NAME).")
+@click.option("--board", "board_json", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="--game pool-party: the board config as JSON (default: the rules' 6x14 board).")
+@click.option("--default-tiles", is_flag=True,
+              help="--game pool-party: recognise the project's drawn tiles instead of the taught ones.")
+@click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Where taught tiles and decks are stored (default: the data directory).")
 @mat_options
-def read(images: tuple[Path, ...], as_json: bool, annotate_dir: Path | None, mat_json: Path | None,
+def read(images: tuple[Path, ...], as_json: bool, annotate_dir: Path | None, deck: str | None,
+         board_json: Path | None, default_tiles: bool, data_dir: Path | None, mat_json: Path | None,
          game: str | None, seats: int | None, paper: str) -> None:
     """Print every card found in each IMAGE: code, confidence, corners (image pixels) and,
-    with a mat, its zone. A card seen but not identified prints as ``?``."""
+    with a mat, its zone. A card seen but not identified prints as ``?``.
+
+    With ``--game pool-party`` it prints the board instead (square -> top tile, and the
+    bars) as JSON; with ``--game master-crok --deck NAME`` the taught cards found (an
+    unknown card has the id null, never the nearest guess).
+    """
     import cv2
 
     from vision.cards.annotate import annotate
     from vision.reader import CardReader
+
+    if game is not None and game.lower() in ("pool-party", "master-crok"):
+        reading = _taught_reader(game.lower(), deck, board_json, default_tiles, data_dir, seats, paper)
+        for path in images:
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if image is None:
+                raise click.ClickException(f"{path}: not an image OpenCV can read")
+            click.echo(json.dumps({"image": str(path), **reading(image)}, indent=None if as_json else 1))
+        return
 
     reader = CardReader(_layout(mat_json, game, seats, paper))
     if annotate_dir is not None:
@@ -104,6 +126,41 @@ def read(images: tuple[Path, ...], as_json: bool, annotate_dir: Path | None, mat
                 click.echo(line)
         if annotate_dir is not None:
             cv2.imwrite(str(annotate_dir / (path.stem + ".annotated.jpg")), annotate(image, obs))
+
+
+def _taught_reader(game: str, deck: str | None, board_json: Path | None, default_tiles: bool,
+                   data_dir: Path | None, seats: int | None, paper: str) -> Any:
+    """A function image -> JSON reading for the games whose pieces are taught."""
+    from companion.paths import data_dir as default_data_dir
+    from vision.taught.store import TaughtError
+
+    folder = data_dir or default_data_dir()
+    try:
+        if game == "pool-party":
+            from companion.games.poolparty.board import Board
+            from vision.mat import mat_layout
+            from vision.pool.reader import read_pool_party
+            from vision.taught.defaults import default_tile_set
+            from vision.taught.store import TileSet
+
+            try:
+                board = json.loads(board_json.read_text(encoding="utf-8")) if board_json else Board.default().to_json()
+            except (OSError, json.JSONDecodeError) as exc:
+                raise click.ClickException(f"{board_json}: not a readable JSON board: {exc}") from exc
+            tiles = default_tile_set(board) if default_tiles else TileSet.load(folder)
+            layout = mat_layout("pool-party", paper=paper, board=board)
+            return lambda image: read_pool_party(image, board, tiles, layout)
+        if deck is None:
+            raise click.UsageError("--game master-crok needs --deck NAME (a deck taught with companion teach deck)")
+        from vision.mat.battle import battle_layout
+        from vision.taught.cards import read_master_crok
+        from vision.taught.store import TaughtDeck
+
+        taught = TaughtDeck.load(folder, deck)
+        battle = battle_layout(seats or 2, paper if paper != "a2" else "a3")
+        return lambda image: read_master_crok(image, taught, battle)
+    except TaughtError as exc:
+        raise click.ClickException(f"{exc} (teach them first: companion teach --help)") from exc
 
 
 @vision.command("watch")
