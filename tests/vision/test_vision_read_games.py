@@ -19,7 +19,8 @@ def test_pool_party_board_is_printed_square_by_square(tmp_path):
     rendered = random_pool(5, board)
     path = tmp_path / "pool.png"
     cv2.imwrite(str(path), SceneRenderer().render(rendered.scene).image)
-    result = CliRunner().invoke(main, ["vision", "read", "--game", "pool-party", "--default-tiles", "--json", str(path)])
+    argv = ["vision", "read", "--game", "pool-party", "--default-tiles", "--json", str(path)]
+    result = CliRunner().invoke(main, argv)
     assert result.exit_code == 0, result.output
     reading = json.loads(result.output)
     truth = rendered.reading()["squares"]
