@@ -9,7 +9,12 @@ PIP_FLAGS ?=
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench lint clean
+# The oldest numpy and OpenCV the code supports (a Raspberry Pi with Bookworm: apt's
+# numpy 1.24 next to picamera2; OpenCV 4.8's aruco API), in a venv of their own.
+OLDEST := numpy==1.24.4 opencv-python-headless==4.8.1.78
+OLD_VENV ?= .venv-oldest
+
+.PHONY: demo test test-oldest bench lint clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
@@ -22,6 +27,15 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest
 
+$(OLD_VENV)/.installed: pyproject.toml
+	@test -x $(OLD_VENV)/bin/python || $(PYTHON) -m venv $(OLD_VENV)
+	$(OLD_VENV)/bin/python -m pip install --quiet --disable-pip-version-check $(OLDEST) -e '.[dev]'
+	@touch $@
+
+# Everything but the browser tests, on the oldest supported numpy and OpenCV.
+test-oldest: $(OLD_VENV)/.installed
+	$(OLD_VENV)/bin/python -m pytest --ignore=tests/browser
+
 bench: $(STAMP)
 	@for script in bench/*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
 
@@ -30,4 +44,4 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy companion vision hardware web
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis
+	rm -rf $(VENV) $(OLD_VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis
