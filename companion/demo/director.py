@@ -380,10 +380,11 @@ class LiveStage(Stage):
             self._sleep(self.hold_s)
 
     def slap(self, presses: Sequence[tuple[int, int]]) -> None:
-        now = time.monotonic_ns()
+        # Stamped as the kernel would stamp it: the instant of the edge, not of the call. A
+        # thread woken late shifts the whole burst, never the gaps between the seats.
+        late_ns = max(0, time.monotonic_ns() - min(t_ns for _seat, t_ns in presses))
         for seat, t_ns in presses:
-            # Stamped as the kernel would stamp it: the instant of the edge, not of the call.
-            self.pads.press(seat, "slap", t_ns=max(t_ns, now))
+            self.pads.press(seat, "slap", t_ns=t_ns + late_ns)
 
     def call(self, seat: int) -> None:
         self.pads.press(seat, "call")

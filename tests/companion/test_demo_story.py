@@ -134,3 +134,28 @@ def test_the_public_stream_holds_no_private_fact_across_a_whole_game(tmp_path):
         holding = view.get("holding")
         if holding and holding.get("code") is not None:
             assert holding.get("from") == "discard", holding  # only a card taken from the pile is public
+
+
+class _RecordingPads:
+    def __init__(self):
+        self.presses = []
+
+    def press(self, seat, kind, t_ns=None):
+        self.presses.append((seat, kind, t_ns))
+
+
+def test_a_late_live_stage_shifts_the_whole_slap_burst_and_keeps_the_gaps_between_seats():
+    # The director stamps the burst, then the stage runs later (a loaded CI machine): the
+    # presses must still be 4 ms apart, or a 4 ms race turns into a tie.
+    import time
+
+    from companion.demo.director import LiveStage
+
+    pads = _RecordingPads()
+    stage = LiveStage(referee=None, source=None, pads=pads)
+    long_ago = time.monotonic_ns() - 2_000_000_000
+    stage.slap([(0, long_ago), (1, long_ago + 4_000_000)])
+    (seat_a, kind_a, t_a), (seat_b, kind_b, t_b) = pads.presses
+    assert (seat_a, kind_a, seat_b, kind_b) == (0, "slap", 1, "slap")
+    assert t_b - t_a == 4_000_000
+    assert t_a >= long_ago + 2_000_000_000
