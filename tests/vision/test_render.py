@@ -293,3 +293,39 @@ def test_crops_skip_cards_whose_indices_are_hidden(renderer):
     above = CardPlacement("Kc", 200, 150, 0)  # exactly on top: nothing of the 7 shows
     codes = [t.code for _, t in card_crops(renderer.render(plain_scene([below, above])))]
     assert codes == ["Kc"]
+
+
+def test_every_deck_style_draws_its_glyphs_from_the_atlas_so_every_opencv_draws_the_same_card(monkeypatch):
+    # OpenCV 5 changed putText's fonts: a glyph drawn live would differ on a Pi's OpenCV 4.8.
+    from vision.render import faces
+    from vision.render.glyph_atlas import key_name, stored_glyph
+
+    drawn_live = []
+    monkeypatch.setattr(faces, "draw_glyph", lambda key: drawn_live.append(key) or np.zeros((1, 1), np.uint8))
+    keys = faces.glyph_keys()
+    assert all(stored_glyph(key) is not None for key in keys), "rebuild: python -m vision.render.glyph_atlas"
+    for key in keys[:40]:
+        mask = faces._glyph_mask(key[5], _style_for(key), key[3], key[4])
+        assert mask.shape[0] == key[3] and mask.shape[1] <= key[4] and mask.max() > 128, key_name(key)
+    assert drawn_live == []
+
+
+def _style_for(key):
+    from vision.render import faces
+
+    styles = [*STYLES.values(), *(faces.style_variant(k) for k in range(faces.STYLE_VARIANTS))]
+    return next(s for s in styles if (s.font, int(s.italic), max(1, faces._mm(s.index_stroke_mm))) == key[:3])
+
+
+def test_a_deck_style_the_atlas_does_not_know_draws_its_glyphs_live():
+    from dataclasses import replace
+
+    from vision.render import faces
+
+    odd = replace(STYLES["classic"], name="odd", rank_height_mm=13.0)
+    key = faces._glyph_key("7", odd, faces._mm(13.0), 200)
+    from vision.render.glyph_atlas import stored_glyph
+
+    assert stored_glyph(key) is None
+    mask = faces._glyph_mask("7", odd, faces._mm(13.0), 200)
+    assert mask.shape[0] == faces._mm(13.0) and mask.max() > 128

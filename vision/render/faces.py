@@ -1,7 +1,7 @@
 """Card faces and backs drawn by the project's own code, in several deck styles.
 
 A face is drawn upright at ``BASE_PX_PER_MM`` as a BGRA image (alpha: the rounded card
-outline): the rank in one of OpenCV's Hershey fonts and a polygon suit pip in two
+outline): the rank in one of OpenCV's fonts (kept in a glyph atlas) and a polygon suit pip in two
 opposite corners (four for some styles), the pips of a number card in their usual
 places, a framed double-ended figure for a court card, stacked letters and a star for
 a joker. :func:`card_texture` serves a smaller, pre-filtered copy when the card will
@@ -18,6 +18,7 @@ import numpy as np
 
 from companion.cards import BACK, JOKER, RANKS, SUITS, parse_card
 from vision.mat.draw import solid_image
+from vision.render.glyph_atlas import GlyphKey, stored_glyph
 from vision.render.pips import draw_pip, draw_star
 
 BASE_PX_PER_MM = 4.0
@@ -168,12 +169,24 @@ def rounded_alpha(w: int, h: int, r: int) -> np.ndarray:
     return alpha
 
 
+def _glyph_key(text: str, s: CardStyle, height_px: int, max_width_px: int) -> GlyphKey:
+    return (s.font, int(s.italic), max(1, _mm(s.index_stroke_mm)), height_px, max_width_px, text)
+
+
 def _glyph_mask(text: str, s: CardStyle, height_px: int, max_width_px: int) -> np.ndarray:
     """``text`` in the style's font as an ink mask exactly ``height_px`` tall, squeezed to at
-    most ``max_width_px`` wide (as decks squeeze the "10")."""
-    font = s.font | (cv2.FONT_ITALIC if s.italic else 0)
-    thick = max(1, _mm(s.index_stroke_mm))
-    scale = cv2.getFontScaleFromHeight(s.font, height_px, thick)
+    most ``max_width_px`` wide (as decks squeeze the "10"): from the glyph atlas, so that
+    every OpenCV draws the same card (see ``vision.render.glyph_atlas``)."""
+    key = _glyph_key(text, s, height_px, max_width_px)
+    stored = stored_glyph(key)
+    return stored if stored is not None else draw_glyph(key)
+
+
+def draw_glyph(key: GlyphKey) -> np.ndarray:
+    """The glyph mask for ``key`` drawn by this OpenCV's ``putText``."""
+    font_face, italic, thick, height_px, max_width_px, text = key
+    font = font_face | (cv2.FONT_ITALIC if italic else 0)
+    scale = cv2.getFontScaleFromHeight(font_face, height_px, thick)
     (tw, th), base = cv2.getTextSize(text, font, scale, thick)
     pad = thick * 2
     canvas = np.zeros((th + base + 2 * pad, tw + 2 * pad), np.uint8)
@@ -182,6 +195,18 @@ def _glyph_mask(text: str, s: CardStyle, height_px: int, max_width_px: int) -> n
     ink = canvas[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
     w = min(max_width_px, int(round(ink.shape[1] * height_px / ink.shape[0])))
     return cv2.resize(ink, (max(1, w), height_px), interpolation=cv2.INTER_AREA)
+
+
+def glyph_keys() -> list[GlyphKey]:
+    """Every glyph the named deck styles and their varied copies draw."""
+    keys: set[GlyphKey] = set()
+    for s in [*STYLES.values(), *(style_variant(k) for k in range(STYLE_VARIANTS))]:
+        bx, _by, bw, _bh = (_mm(v) for v in index_box_mm(s))
+        for rank in RANKS:
+            keys.add(_glyph_key("10" if rank == "T" else rank, s, _mm(s.rank_height_mm), bw))
+        for ch in "JOKER":
+            keys.add(_glyph_key(ch, s, max(3, _mm(s.rank_height_mm * 0.55)), bw))
+    return sorted(keys)
 
 
 def _paint(image: np.ndarray, mask: np.ndarray, x: int, y: int, colour: Colour) -> None:
