@@ -103,3 +103,23 @@ def test_a_card_lying_on_a_measured_card_stays():
     middle = (a.centre + far) / 2
     on_top = _reading("4s", middle, a.down, span=10.5, conf=0.9)
     assert sorted(c.code for c in assemble([a, b, on_top], (1000, 1000))) == ["4s", "Td"]
+
+
+def test_an_index_whose_down_leans_still_pairs_with_the_far_corner_of_its_card():
+    # A "10" whose "1" was paired with the pip leans by 25 degrees; the other index stands
+    # straight and sees it exactly at the far end of the card's diagonal.
+    a, far, back = _pair(angle=0.0)
+    lean = np.radians(25)
+    leaning = _reading("7h", far, -np.array([np.sin(lean), np.cos(lean)]))
+    for order in ([a, leaning], [leaning, a]):
+        cards = assemble(order, (1000, 1000))
+        assert len(cards) == 1 and len(cards[0].indices) == 2 and not cards[0].covered
+
+
+def test_a_leaning_index_not_at_the_diagonal_distance_is_another_card():
+    a, far, back = _pair(angle=0.0)
+    lean = np.radians(40)  # too far round for the usual window (cos > -0.8)
+    leaning = -np.array([np.sin(lean), np.cos(lean)])
+    assert len(assemble([a, _reading("7h", far, leaning)], (1000, 1000))) == 1
+    nearer = a.centre + 0.8 * (far - a.centre)
+    assert len(assemble([a, _reading("7h", nearer, leaning)], (1000, 1000))) == 2

@@ -115,3 +115,15 @@ def test_batched_patch_maps_equal_the_single_ones():
     centre, down, span = rng.uniform(0, 500, (20, 2)), np.stack([np.sin(a), np.cos(a)], 1), rng.uniform(5, 30, 20)
     single = np.array([patch_affine(centre[k], down[k], span[k]) for k in range(20)])
     np.testing.assert_allclose(patch_affines(centre, down, span), single, atol=1e-9)
+
+
+def test_a_dark_cloth_corner_on_a_lighter_table_is_not_a_blurred_index():
+    # The corner of a dark mat on wood thresholds into a blob the size of a merged rank and
+    # suit; print on card stock has bright stock round it, the cloth does not.
+    image = np.full((120, 160, 3), (62, 90, 120), np.uint8)
+    image[:62, :80] = (38, 80, 40)
+    image[:60, 80] = image[:61, 81] = (38, 80, 40)  # a ragged corner, as a warped edge leaves it
+    assert len(propose(image)) == 0
+    card = np.full((120, 160, 3), 235, np.uint8)
+    card[50:62, 70:74] = 40  # a blurred index: one dark bar, rank running into suit
+    assert len(propose(card)) > 0

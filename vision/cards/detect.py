@@ -59,11 +59,23 @@ def _sibling_kind(a: IndexReading, b: IndexReading, shape: CardShape) -> str | N
     if cos < -0.8 and 0.5 * ox < x < 1.6 * ox and 0.45 * oy < y < 1.5 * oy:
         if abs(np.arctan2(x, y) - np.arctan2(ox, oy)) < 0.3:
             return "opposite"
+    # One index's "down" may lean (a "10" whose "1" was paired with the pip): the other
+    # index, seen from the one that stands straight, must then lie exactly at the far end
+    # of the card's diagonal.
+    if cos < -0.6 and (_at_far_corner(a, b, shape) or _at_far_corner(b, a, shape)):
+        return "opposite"
     if cos > 0.85 and abs(y) < 0.6 and 0.5 * ox < x < 1.6 * ox:
         return "beside"
     if cos < -0.85 and abs(x) < 0.8 and 0.45 * oy < y < 1.5 * oy:
         return "below"
     return None
+
+
+def _at_far_corner(a: IndexReading, b: IndexReading, shape: CardShape) -> bool:
+    x, y = _in_frame(a, b.centre)[0]
+    ox, oy = shape.opposite_index()
+    on_diagonal = abs(np.arctan2(x, y) - np.arctan2(ox, oy)) < 0.3
+    return bool(on_diagonal and abs(np.hypot(x, y) / np.hypot(ox, oy) - 1) < 0.12)
 
 
 def _agree(a: IndexReading, b: IndexReading) -> bool:

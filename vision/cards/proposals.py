@@ -160,7 +160,7 @@ def find_glyphs(
         keep &= _ringed(ii, stats, paper_min)
         # a whole index sits in white card; carpet and wood make many elongated blobs
         long_blob &= _ringed(ii, stats, max(paper_min, 0.3))
-    merged = _merged_indices(labels, stats, centres, np.flatnonzero(long_blob), search, scale)
+    merged = _merged_indices(ink, labels, stats, centres, np.flatnonzero(long_blob), search, scale)
     # centres of pixel (i, j) at ``scale`` map back to ((i + .5) / scale - .5)
     return Glyphs(
         (centres[keep].astype(np.float64) + 0.5) / scale - 0.5,
@@ -183,16 +183,34 @@ def _ringed(ii: np.ndarray, stats: np.ndarray, paper_min: float) -> np.ndarray:
     return (outer - inner) / ring >= paper_min
 
 
-def _merged_indices(labels: np.ndarray, stats: np.ndarray, centres: np.ndarray, which: np.ndarray,
-                    search: GlyphSearch, scale: float) -> Proposals:
+PRINT_CONTRAST = 40
+"""How much brighter (darkest channel, 0-255) card stock is than the print on it, at least:
+a blurred index still has it; the corner of a dark cloth against a lighter table does not."""
+
+
+def _printed_on_card(ink: np.ndarray, labels: np.ndarray, stat: np.ndarray, blob: np.ndarray) -> bool:
+    """Is the blob dark print with brighter, unprinted stock round it?"""
+    x, y, w, h, _ = stat
+    m = max(w, h) // 3 + 2
+    x0, y0 = max(x - m, 0), max(y - m, 0)
+    around = ink[y0 : y + h + m, x0 : x + w + m]
+    bare = labels[y0 : y + h + m, x0 : x + w + m] == 0
+    if not bare.any():
+        return False
+    return float(around[bare].mean()) - float(ink[y : y + h, x : x + w][blob].mean()) >= PRINT_CONTRAST
+
+
+def _merged_indices(ink: np.ndarray, labels: np.ndarray, stats: np.ndarray, centres: np.ndarray,
+                    which: np.ndarray, search: GlyphSearch, scale: float) -> Proposals:
     """Elongated blobs read as a whole index: centred on the blob, "down" along its long
     axis (both ways: the classifier says which), span half its length (1.7 standard
     deviations along the axis, as for a uniform bar)."""
     out_c, out_d, out_s = [], [], []
     for k in which:
         x, y, w, h, _ = stats[k]
-        mom = cv2.moments((labels[y : y + h, x : x + w] == k + 1).astype(np.uint8), binaryImage=True)
-        if mom["m00"] <= 0:
+        blob = labels[y : y + h, x : x + w] == k + 1
+        mom = cv2.moments(blob.astype(np.uint8), binaryImage=True)
+        if mom["m00"] <= 0 or not _printed_on_card(ink, labels, stats[k], blob):
             continue
         mu20, mu02, mu11 = mom["mu20"] / mom["m00"], mom["mu02"] / mom["m00"], mom["mu11"] / mom["m00"]
         spread = np.sqrt(((mu20 - mu02) / 2) ** 2 + mu11**2)
