@@ -93,6 +93,7 @@ def _joint(group: list[IndexReading]) -> tuple[str, float, tuple[tuple[str, floa
         return best.code, _combined([g.confidence for g in group if g.code == best.code]), best.alternatives
     joint = np.ones_like(group[0].probs)
     for g in group:
+        assert g.probs is not None  # groups with a missing one returned above
         joint = joint * np.maximum(g.probs, 1e-3)
     joint /= joint.sum()
     order = np.argsort(-joint)[:3]

@@ -11,6 +11,7 @@ labelled by where the true indices are.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import cv2
 import numpy as np
@@ -68,14 +69,14 @@ def background(rng: np.random.Generator, size: int) -> np.ndarray:
         m = cv2.getRotationMatrix2D((size / 2, size / 2), float(rng.uniform(0, 180)), 1.5)
         img = cv2.warpAffine(img, m, (size, size), borderMode=cv2.BORDER_REFLECT)
     elif kind == "carpet":
-        t = sum(_noise(rng, size, c) * w for c, w in ((1.5, 0.5), (3, 0.3), (8, 0.2)))[..., None]
+        t = cast(np.ndarray, sum(_noise(rng, size, c) * w for c, w in ((1.5, 0.5), (3, 0.3), (8, 0.2))))[..., None]
         img = base * (1 - t) + other * t
     elif kind == "speckle":
         # a pile carpet or gravel: dense glyph-sized blobs, darker and lighter than the ground
         img = np.empty((size, size, 3), np.uint8)
         img[:] = base.astype(np.uint8)
         for _ in range(int(rng.integers(150, 700))):
-            c = tuple(int(v) for v in np.clip(base * rng.uniform(0.3, 1.5), 0, 255))
+            c: tuple[float, ...] = tuple(int(v) for v in np.clip(base * rng.uniform(0.3, 1.5), 0, 255))
             centre = (int(rng.integers(0, size)), int(rng.integers(0, size)))
             axes = (int(rng.integers(1, 6)), int(rng.integers(1, 4)))
             cv2.ellipse(img, centre, axes, float(rng.uniform(0, 180)), 0, 360, c, -1, cv2.LINE_AA)
@@ -153,7 +154,7 @@ def _composite(canvas: np.ndarray, owner: np.ndarray, face: Face, h: np.ndarray,
     if shadow:
         # a soft drop shadow: cards lie on the table, they are not cut out of it
         off = rng.normal(0, 1.5, size=2)
-        sm = cv2.warpAffine(mask, np.float32([[1, 0, off[0]], [0, 1, off[1]]]), (size, size))
+        sm = cv2.warpAffine(mask, np.array([[1, 0, off[0]], [0, 1, off[1]]], np.float32), (size, size))
         sm = cv2.GaussianBlur(sm, (0, 0), 1.5).astype(np.float32) / 255 * rng.uniform(0.1, 0.4)
         canvas[:] = (canvas * (1 - sm[..., None])).astype(np.uint8)
     a = mask.astype(np.float32)[..., None] / 255
@@ -163,7 +164,7 @@ def _composite(canvas: np.ndarray, owner: np.ndarray, face: Face, h: np.ndarray,
 
 def _photometric(img: np.ndarray, rng: np.random.Generator, rank_px: float) -> np.ndarray:
     size = img.shape[0]
-    f = img.astype(np.float32)
+    f: np.ndarray = img.astype(np.float32)
     yy, xx = np.mgrid[0:size, 0:size].astype(np.float32) / size
     g = rng.uniform(-0.4, 0.4, size=2)
     light = 1 + g[0] * (xx - 0.5) + g[1] * (yy - 0.5)
@@ -171,7 +172,7 @@ def _photometric(img: np.ndarray, rng: np.random.Generator, rank_px: float) -> n
     f *= rng.uniform(0.85, 1.15, size=3)  # white balance
     if rng.random() < 0.3:  # a hard shadow edge (a hand, a phone)
         pts = rng.integers(-size, 2 * size, size=(3, 2)).astype(np.int32)
-        sh = np.zeros((size, size), np.float32)
+        sh: np.ndarray = np.zeros((size, size), np.float32)
         cv2.fillPoly(sh, [pts], 1.0)
         sh = cv2.GaussianBlur(sh, (0, 0), rng.uniform(1, 6))
         f *= (1 - sh * rng.uniform(0.2, 0.6))[..., None]
@@ -181,26 +182,29 @@ def _photometric(img: np.ndarray, rng: np.random.Generator, rank_px: float) -> n
         d2 = ((xx * size - c[0]) ** 2 + (yy * size - c[1]) ** 2) / r**2
         f += (np.exp(-d2) * rng.uniform(40, 160))[..., None]
     # blur in proportion to the glyphs: a photo where the index is a smear teaches nothing
-    sigma = rng.choice([0.0, rng.uniform(0.3, 0.7), rng.uniform(0.7, 1.2)], p=[0.4, 0.45, 0.15])
+    sigma: float = rng.choice([0.0, rng.uniform(0.3, 0.7), rng.uniform(0.7, 1.2)], p=[0.4, 0.45, 0.15])
     sigma *= min(1.0, rank_px / 12)
     if sigma > 0:
         f = cv2.GaussianBlur(f, (0, 0), sigma)
+    k: float  # the motion blur's kernel size, then the camera's downscale
     if rng.random() < 0.15:  # motion blur
         k = int(rng.integers(3, 4 + int(rank_px / 6)))
-        kern = np.zeros((k, k), np.float32)
+        kern: np.ndarray = np.zeros((k, k), np.float32)
         kern[k // 2, :] = 1.0 / k
         m = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), float(rng.uniform(0, 180)), 1)
         kern = cv2.warpAffine(kern, m, (k, k))
         f = cv2.filter2D(f, -1, kern / max(kern.sum(), 1e-6))
     f += rng.normal(0, rng.uniform(0, 8), size=f.shape)
-    out = np.clip(f, 0, 255).astype(np.uint8)
+    out: np.ndarray = np.clip(f, 0, 255).astype(np.uint8)
     if rng.random() < 0.1:  # a low-resolution camera, upscaled
         k = rng.uniform(1.2, 1.8)
         small = cv2.resize(out, (int(size / k), int(size / k)), interpolation=cv2.INTER_AREA)
         out = cv2.resize(small, (size, size), interpolation=cv2.INTER_LINEAR)
     if rng.random() < 0.7:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 96))])
-        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        assert decoded is not None  # cv2 decodes the JPEG it just encoded
+        out = decoded
     return out
 
 
@@ -234,6 +238,7 @@ def corner_sample(rng: np.random.Generator, size: int = 128) -> CornerSample:
     canvas = background(rng, size)
     owner = np.zeros((size, size), np.int32)
     cards: list[tuple[Face, np.ndarray]] = []
+    c: tuple[int, ...] | np.ndarray  # the hand's centre, then each index's centre
 
     def other_face() -> Face:
         if rng.random() < 0.15:

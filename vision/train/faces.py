@@ -10,6 +10,7 @@ The ground truth of each face is the exact position of both its indices.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import cv2
 import numpy as np
@@ -97,9 +98,9 @@ class DeckStyle:
             gap=float(rng.uniform(0.04, 0.3)),
             index_x=index_x,
             index_top=float(rng.uniform(2.2, 4.5)),
-            paper=tuple(int(np.clip(paper + t, 200, 255)) for t in tint),
+            paper=cast(tuple[int, int, int], tuple(int(np.clip(paper + t, 200, 255)) for t in tint)),
             red=(int(rng.integers(0, 70)), int(rng.integers(0, 50)), int(rng.integers(150, 240))),
-            black=tuple([int(rng.integers(0, 60))] * 3),
+            black=cast(tuple[int, int, int], tuple([int(rng.integers(0, 60))] * 3)),
             court_frame=bool(rng.random() < 0.8),
             ttf=int(rng.integers(len(fonts))) if fonts and rng.random() < 0.65 else -1,
             squeeze=float(rng.uniform(0.75, 1.1)),

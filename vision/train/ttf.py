@@ -103,7 +103,7 @@ class TrueTypeFont:
         p += 2 * n_contours
         p += 2 + struct.unpack_from(">H", self.data, p)[0]
         n = ends[-1] + 1
-        flags = []
+        flags: list[int] = []
         while len(flags) < n:
             f = self.data[p]
             p += 1
