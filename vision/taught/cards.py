@@ -24,7 +24,6 @@ with up to about a third covered, and cards of no taught kind reported as unknow
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,6 +54,9 @@ AGREEING = 0.4
 SURE_INLIERS = 50
 REPETITIVE_INLIERS = 25
 RANSAC_ITERATIONS = 500
+NEIGHBOURS = 4
+"""Nearest taught keypoints looked at per keypoint of the picture: enough to find the
+nearest one of another card past a card's own repeated pattern."""
 FLANN_INDEX_LSH = 6
 MAX_SKEW_DEG = 20.0
 """How far from square a found card's corners may be (an overhead camera tips them little)."""
@@ -111,12 +113,11 @@ class DeckIndex:
         self._bf = cv2.BFMatcher(cv2.NORM_HAMMING)
         self.repetitive = self._repetitive()
         # Locality-sensitive hashing finds the nearest binary descriptors several times
-        # faster than trying every one, and misses few of the close ones that matter.
-        self.matcher = cv2.FlannBasedMatcher(
-            {"algorithm": FLANN_INDEX_LSH, "table_number": 6, "key_size": 12, "multi_probe_level": 1},
-            {"checks": 64})
-        self.matcher.add([self.descriptors])
-        self.matcher.train()
+        # faster than trying every one, and misses few of the close ones that matter. The
+        # index's own search answers in arrays (a matcher's DMatch objects cost as much
+        # to unpack in Python as the search itself).
+        self.lsh = cv2.flann_Index(
+            self.descriptors, {"algorithm": FLANN_INDEX_LSH, "table_number": 6, "key_size": 12, "multi_probe_level": 1})
         self.detector = orb(QUERY_FEATURES)
 
     @staticmethod
@@ -172,11 +173,13 @@ class DeckIndex:
         query = np.array([k.pt for k in kps], np.float32)
         if among is None:
             rows = np.arange(len(self.owner))
-            neighbours = self.matcher.knnMatch(desc, k=4)
+            nearest, distance = self.lsh.knnSearch(desc, NEIGHBOURS, params={"checks": 64})
         else:
+            # A shortlist is small: every one of its keypoints is tried.
             rows = np.concatenate([np.arange(self._ranges[c], self._ranges[c + 1]) for c in among])
-            neighbours = self._bf.knnMatch(desc, self.descriptors[rows], k=min(4, len(rows)))
-        q, r = self._ratio_test(neighbours, rows)
+            distance, nearest = cv2.batchDistance(desc, self.descriptors[rows], cv2.CV_32S,
+                                                  normType=cv2.NORM_HAMMING, K=min(NEIGHBOURS, len(rows)))
+        q, r = self._ratio_test(np.asarray(nearest), np.asarray(distance), rows)
         found: list[CardMatch] = []
         free = np.ones(len(kps), bool)
         failed: set[int] = set()
@@ -193,23 +196,22 @@ class DeckIndex:
             free &= ~used & ~(mine & inside_quad(query, match.corners))
         return found
 
-    def _ratio_test(self, neighbours: Sequence[Sequence[cv2.DMatch]], rows: np.ndarray) -> tuple[np.ndarray, ...]:
+    def _ratio_test(self, nearest: np.ndarray, distance: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, ...]:
         """The picture's keypoints whose nearest taught keypoint is clearly nearer than the
         nearest one of *another* card (a card's own repeated pattern, a back's scales, is
-        for the fit to sort out): their indices and their taught keypoints' indices."""
-        flat = [(m.queryIdx, j, m.trainIdx, m.distance) for near in neighbours for j, m in enumerate(near)]
-        if not flat:
+        for the fit to sort out): their indices and their taught keypoints' indices.
+        ``nearest`` and ``distance``: (keypoints, k) neighbours in ``rows``, nearest first
+        (-1 where the search found fewer)."""
+        if nearest.size == 0:
             return np.zeros(0, int), np.zeros(0, int)
-        qi, rank, ti, dist = (np.array(c) for c in zip(*flat, strict=True))
-        train = rows[ti]
-        first = rank == 0
-        owner_of_first = np.full(qi.max() + 1, -1)
-        owner_of_first[qi[first]] = self.owner[train[first]]
-        rival = np.full(qi.max() + 1, np.inf)
-        other = ~first & (self.owner[train] != owner_of_first[qi])
-        np.minimum.at(rival, qi[other], dist[other])
-        keep = first & (dist < RATIO * rival[qi])
-        return qi[keep], train[keep]
+        found = (nearest >= 0) & (nearest < len(rows))
+        train = rows[np.where(found, nearest, 0)]
+        owner = np.where(found, self.owner[train], -1)
+        other = found & (owner != owner[:, :1])
+        other[:, 0] = False
+        rival = np.where(other, distance, np.inf).min(axis=1)
+        keep = found[:, 0] & (distance[:, 0] < RATIO * rival)
+        return np.flatnonzero(keep), train[keep, 0]
 
     def _best(self, grey: np.ndarray, query: np.ndarray, q: np.ndarray, r: np.ndarray, free: np.ndarray,
               failed: set[int],
