@@ -127,3 +127,48 @@ def test_a_dark_cloth_corner_on_a_lighter_table_is_not_a_blurred_index():
     card = np.full((120, 160, 3), 235, np.uint8)
     card[50:62, 70:74] = 40  # a blurred index: one dark bar, rank running into suit
     assert len(propose(card)) > 0
+
+
+def _deck_on_mat(deck: str, codes: list[str], angle: float) -> tuple[np.ndarray, list, GlyphSearch]:
+    from vision.render.faces import style
+
+    cards = tuple(CardPlacement(code, 70.0 + 110 * i, 80.0, angle) for i, code in enumerate(codes))
+    scene = Scene(camera=overhead_camera((340.0, 160.0), (640, 300)), cards=cards, mat_size_mm=(340.0, 160.0),
+                  deck=style(deck))
+    rendered = render(scene)
+    # the search the reader makes on a mat: glyph sizes from the known card height
+    return rendered.image, scene_indices(rendered), GlyphSearch.for_card_height(88 * 640 / 340)
+
+
+def _proposed(props, t) -> bool:
+    d = np.hypot(*(props.centre - t.centre).T) / t.span
+    return bool(((d < 0.35) & (props.down @ t.down > 0.9) & (np.abs(np.log(props.span / t.span)) < 0.3)).any())
+
+
+@pytest.mark.parametrize("deck", ["classic", "italic", "jumbo"])
+@pytest.mark.parametrize("angle", [0.0, 200.0])
+def test_a_jokers_stacked_letters_are_proposed_at_its_j_and_o(deck, angle):
+    # small letters with thin gaps run together into one bar of ink
+    image, truth, search = _deck_on_mat(deck, ["JOKER"], angle)
+    props = propose(image, search)
+    assert len(truth) == 2
+    for t in truth:
+        assert _proposed(props, t), f"no candidate on the joker's J and O at {t.centre}"
+
+
+@pytest.mark.parametrize("angle", [0.0, 200.0])
+def test_a_jumbo_index_is_proposed_on_the_mat(angle):
+    image, truth, search = _deck_on_mat("jumbo", ["Qc", "Td", "Ah"], angle)
+    props = propose(image, search)
+    for t in truth:
+        assert _proposed(props, t), f"no candidate on the {t.code} index at {t.centre}"
+
+
+def test_a_suit_a_little_larger_than_its_slim_rank_is_still_paired_rank_first():
+    from vision.cards.proposals import Glyphs, pair_glyphs
+
+    # a few pixels tall, a "7" has a narrower, shorter box than the club under it
+    glyphs = Glyphs(np.array([[50.0, 40.0], [50.0, 48.0]]), np.array([7.0, 8.0]))
+    props = pair_glyphs(glyphs, (5.0, 14.0))
+    assert any(np.allclose(d, [0, 1]) and np.allclose(c, [50, 44]) for c, d in zip(props.centre, props.down,
+                                                                                   strict=True))
