@@ -92,6 +92,27 @@ def test_a_card_nobody_taught_is_unknown_not_the_nearest(cards, layout, reader, 
         assert [s.code for s in obs.cards] == [None], stranger["id"]
 
 
+def test_a_card_the_quick_search_misses_is_found_by_the_thorough_one(cards, layout, reader, renderer, monkeypatch):
+    # Two overlapping cards (no lone-card shortcut): the quick hash search is made to find
+    # nothing, so the blob stays unexplained and the thorough search must name both.
+    under = crok_piece(cards[4], 200.0, 150.0, 10.0)
+    over = crok_piece(cards[5], 200.0 + CARD_MM[0] * 0.75, 150.0, 12.0, lift_mm=0.3)
+    shot = shoot(renderer, layout, [under, over])
+    index = reader.index
+    searches = []
+    real_find = type(index).find
+
+    def quick_finds_nothing(self, *args, thorough=False, **kwargs):
+        searches.append(thorough)
+        return real_find(self, *args, thorough=thorough, **kwargs) if thorough or kwargs.get("among") else []
+
+    monkeypatch.setattr(type(index), "find", quick_finds_nothing)
+    obs = reader.read_image(shot.image)
+    assert searches == [False, True]
+    assert sightings_over(obs, shot.pieces[0]) == [cards[4]["id"]]
+    assert cards[5]["id"] in sightings_over(obs, shot.pieces[1])
+
+
 def test_a_face_down_card_reads_as_back(cards, layout, reader, renderer):
     shot = shoot(renderer, layout, [crok_piece(cards[0], 150.0, 150.0, 95.0, face_up=False)])
     assert [s.code for s in reader.read_image(shot.image).cards] == ["BACK"]

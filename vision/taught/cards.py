@@ -8,8 +8,9 @@ with up to about a third covered, and cards of no taught kind reported as unknow
 2. **Which card.** ORB keypoints of the blob are matched to the taught cards' (VISION-NOTES
    4.7). A card lying whole and alone is first tried against the two taught cards whose
    thumbnails it resembles most; anything else against every taught card at once, through
-   locality-sensitive hashing, with a ratio test against the nearest keypoint of *another*
-   card. Keypoints that several taught cards share (the deck's frame and labels) were
+   locality-sensitive hashing (a quick search; a thorough one when the quick one leaves a
+   card-sized part of the blob unexplained), with a ratio test against the nearest
+   keypoint of *another* card. Keypoints that several taught cards share (the deck's frame and labels) were
    dropped when the deck was loaded. For each card with enough matches a turn + scale +
    shift is fitted (RANSAC): a card lies flat under a camera looking down.
 3. **Named only when sure.** The fit must give a card of the right shape and size, and
@@ -58,6 +59,12 @@ NEIGHBOURS = 4
 """Nearest taught keypoints looked at per keypoint of the picture: enough to find the
 nearest one of another card past a card's own repeated pattern."""
 FLANN_INDEX_LSH = 6
+QUICK_LSH = {"algorithm": FLANN_INDEX_LSH, "table_number": 10, "key_size": 14, "multi_probe_level": 0}
+"""Many hash tables, no neighbouring buckets probed: finds the close matches of a card
+that shows well, several times faster than :data:`THOROUGH_LSH`."""
+THOROUGH_LSH = {"algorithm": FLANN_INDEX_LSH, "table_number": 6, "key_size": 12, "multi_probe_level": 1}
+"""Probes the neighbouring buckets too: for the blob the quick search left unexplained."""
+LSH_SEARCH = {"checks": 64}
 MAX_SKEW_DEG = 20.0
 """How far from square a found card's corners may be (an overhead camera tips them little)."""
 
@@ -69,6 +76,10 @@ QUERY_FEATURES = 800
 WHOLE_CARD_FEATURES = 500
 """ORB keypoints looked for on a card lying alone (checked against a shortlist first)."""
 WORK_SCALE = 0.5
+
+
+Keypoints = tuple[np.ndarray, np.ndarray]
+"""A picture's ORB keypoints: positions (N, 2) float32 and descriptors (N, 32) uint8."""
 
 
 @dataclass(frozen=True)
@@ -116,8 +127,9 @@ class DeckIndex:
         # faster than trying every one, and misses few of the close ones that matter. The
         # index's own search answers in arrays (a matcher's DMatch objects cost as much
         # to unpack in Python as the search itself).
-        self.lsh = cv2.flann_Index(
-            self.descriptors, {"algorithm": FLANN_INDEX_LSH, "table_number": 6, "key_size": 12, "multi_probe_level": 1})
+        # (OpenCV's type stubs leave flann_Index out; it is in 4.8 and 5 alike.)
+        self.quick = cv2.flann_Index(self.descriptors, QUICK_LSH)  # type: ignore[attr-defined]
+        self.thorough = cv2.flann_Index(self.descriptors, THOROUGH_LSH)  # type: ignore[attr-defined]
         self.detector = orb(QUERY_FEATURES)
 
     @staticmethod
@@ -158,22 +170,34 @@ class DeckIndex:
         d = np.minimum(*(((self.thumbs - _thumb_vector(v)) ** 2).sum(axis=1) for v in (small, small[::-1, ::-1])))
         return [int(c) for c in np.argsort(d)[:most]]
 
+    def detect(self, grey: np.ndarray, mask: np.ndarray | None, wanted: float) -> Keypoints | None:
+        """About ``wanted`` ORB keypoints of ``grey`` (where ``mask`` allows): their
+        positions and descriptors, or None when too few to name any card."""
+        self.detector.setMaxFeatures(int(np.clip(wanted, WHOLE_CARD_FEATURES, 8 * QUERY_FEATURES)))
+        kps, desc = self.detector.detectAndCompute(grey, mask)
+        if desc is None or len(kps) < MIN_INLIERS:
+            return None
+        return np.array([k.pt for k in kps], np.float32), desc
+
     def find(self, grey: np.ndarray, mask: np.ndarray | None = None, most: int = 6, cards: float = 1.0,
-             card_px: float | None = None, among: list[int] | None = None) -> list[CardMatch]:
+             card_px: float | None = None, among: list[int] | None = None, thorough: bool = False,
+             keypoints: Keypoints | None = None) -> list[CardMatch]:
         """Taught cards in ``grey`` (where ``mask`` allows), best first; each keypoint of
         the picture serves one card only. ``cards``: about how many cards' area the picture
         holds (more keypoints are looked for in a bigger one); ``card_px``: a card's area
         in the picture's pixels, when the mat says it (a found card must have about it);
-        ``among``: look only for these cards (a quick first try)."""
-        wanted = WHOLE_CARD_FEATURES if among is not None else QUERY_FEATURES * cards
-        self.detector.setMaxFeatures(int(np.clip(wanted, WHOLE_CARD_FEATURES, 8 * QUERY_FEATURES)))
-        kps, desc = self.detector.detectAndCompute(grey, mask)
-        if desc is None or len(kps) < MIN_INLIERS:
-            return []
-        query = np.array([k.pt for k in kps], np.float32)
+        ``among``: look only for these cards (a quick first try); ``thorough``: search the
+        whole deck harder (slower), for what a first search left unexplained;
+        ``keypoints``: the picture's, when :meth:`detect` already found them."""
+        if keypoints is None:
+            keypoints = self.detect(grey, mask, WHOLE_CARD_FEATURES if among is not None else QUERY_FEATURES * cards)
+            if keypoints is None:
+                return []
+        query, desc = keypoints
         if among is None:
             rows = np.arange(len(self.owner))
-            nearest, distance = self.lsh.knnSearch(desc, NEIGHBOURS, params={"checks": 64})
+            lsh = self.thorough if thorough else self.quick
+            nearest, distance = lsh.knnSearch(desc, NEIGHBOURS, params=LSH_SEARCH)
         else:
             # A shortlist is small: every one of its keypoints is tried.
             rows = np.concatenate([np.arange(self._ranges[c], self._ranges[c + 1]) for c in among])
@@ -181,7 +205,7 @@ class DeckIndex:
                                                   normType=cv2.NORM_HAMMING, K=min(NEIGHBOURS, len(rows)))
         q, r = self._ratio_test(np.asarray(nearest), np.asarray(distance), rows)
         found: list[CardMatch] = []
-        free = np.ones(len(kps), bool)
+        free = np.ones(len(query), bool)
         failed: set[int] = set()
         while len(found) < most:
             best = self._best(grey, query, q, r, free, failed, card_px)
@@ -191,7 +215,7 @@ class DeckIndex:
             found.append(match)
             # Its matches are spent, and so are any other matches to it inside its outline
             # (a card lying over it keeps its own keypoints there).
-            mine = np.zeros(len(kps), bool)
+            mine = np.zeros(len(query), bool)
             mine[q[self.owner[r] == match.card]] = True
             free &= ~used & ~(mine & inside_quad(query, match.corners))
         return found
@@ -444,12 +468,22 @@ class TaughtCardReader:
                 # One card lying alone: its thumbnail says which few cards to try first.
                 among = self.index.shortlist(warp_quad(image, whole, THUMB))
                 matches = self.index.find(crop, mask, cards=1.0, card_px=card_px, among=among, most=1)
+            keypoints = None
             if not matches:
-                matches = self.index.find(crop, mask, cards=cards, card_px=card_px)
-            matches = [CardMatch(m.card, m.corners / zoom + [x0, y0], m.inliers, m.matches, m.spread)
-                       for m in matches]
-            found.extend(matches)
-            unknown.extend(self._unexplained(blob, [m.corners for m in matches], context.card_px, (h, w)))
+                keypoints = self.index.detect(crop, mask, QUERY_FEATURES * cards)
+                matches = self.index.find(crop, card_px=card_px, keypoints=keypoints) if keypoints else []
+            in_frame = _in_frame(matches, zoom, (x0, y0))
+            left = self._unexplained(blob, [m.corners for m in in_frame], context.card_px, (h, w))
+            if left:
+                # A card-sized part no card explains: a card the quick search could not
+                # place, or one never taught. The thorough search tells them apart.
+                keypoints = keypoints or self.index.detect(crop, mask, QUERY_FEATURES * cards)
+                again = self.index.find(crop, card_px=card_px, thorough=True, keypoints=keypoints) if keypoints else []
+                if len(again) > len(matches):
+                    in_frame = _in_frame(again, zoom, (x0, y0))
+                    left = self._unexplained(blob, [m.corners for m in in_frame], context.card_px, (h, w))
+            found.extend(in_frame)
+            unknown.extend(left)
         return found, unknown, context
 
     @staticmethod
@@ -494,6 +528,11 @@ class TaughtCardReader:
             if self.layout is not None:
                 zone = self.layout.zone_at(*mat_xy)
         return CardSighting(code, confidence, outline, zone, mat_xy)  # type: ignore[arg-type]
+
+
+def _in_frame(matches: list[CardMatch], zoom: float, origin: tuple[int, int]) -> list[CardMatch]:
+    """Matches found in a blob's (zoomed) crop, placed in the frame."""
+    return [CardMatch(m.card, m.corners / zoom + origin, m.inliers, m.matches, m.spread) for m in matches]
 
 
 def _confidence(match: CardMatch) -> float:
