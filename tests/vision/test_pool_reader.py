@@ -163,3 +163,16 @@ def test_following_a_camera_reads_again_only_when_the_pool_settles(board, tiles,
     last = seen[-1]
     assert last.extras[EXTRAS_KEY]["squares"]["c2r3"] == {"side": "swimmer", "colour": "red"}
     assert set(last.changed_zones) == {"c2r2", "c2r3"}
+
+
+@pytest.mark.parametrize("where", [(0.45, 0.5), (0.56, 0.42), (0.62, 0.6)])
+def test_an_empty_square_under_a_white_glare_spot_reads_empty(board, tiles, pool, renderer, where):
+    # The core of a strong glare spot is nearly white: no mat colour left, yet no tile there.
+    from vision.render.effects import Glare
+
+    layout, geometry = pool
+    glare = Effects(noise_sigma=1.5, glare=(Glare(x=where[0], y=where[1], radius=0.04, strength=0.75),))
+    image = renderer.render(pool_scene(layout, geometry, PoolState(), effects=glare)).image
+    reading = PoolReader(board, tiles, layout=layout, geometry=geometry).read_image(image).to_json()
+    assert reading["unseen"] == []
+    assert all(reading["squares"][n] is None for n in geometry.water_names())

@@ -31,6 +31,10 @@ from vision.taught.tiles import TileGuess, TileMatcher
 EMPTY, TILE, UNSEEN = "empty", "tile", "unseen"
 FOREGROUND = 14.0
 """Lab units from the mat's colour (glare and shadow discounted) that make a pixel foreground."""
+DARKER_WEIGHT = 0.06
+BRIGHTER_WEIGHT = 0.03
+"""Share of the squared lightness difference in :func:`glare_blind_distance`, for a pixel
+darker (shadow) or brighter (glare) than the mat."""
 EMPTY_FILL = 0.3
 """A square whose middle is less foreground than this is empty."""
 HAND_FILL = 0.35
@@ -63,7 +67,9 @@ def glare_blind_distance(lab: np.ndarray, background: np.ndarray) -> np.ndarray:
     """Distance of each pixel's colour from the mat's, blind to what light does to the mat:
     glare moves its colour toward grey and brightens it, a shadow darkens it; neither
     changes its hue. So the distance is from the pixel's chroma to the segment between
-    grey and the mat's chroma, plus a little of the lightness difference."""
+    grey and the mat's chroma, plus a little of the lightness difference: less of it when
+    brighter, since the core of a glare spot is nearly white (every tile has a coloured
+    rim, which the chroma catches)."""
     a0, b0 = background[..., 1], background[..., 2]
     norm = np.sqrt(a0**2 + b0**2) + 1e-3
     ua, ub = a0 / norm, b0 / norm
@@ -71,7 +77,7 @@ def glare_blind_distance(lab: np.ndarray, background: np.ndarray) -> np.ndarray:
     along = np.clip(a * ua + b * ub, 0.0, norm)
     da, db = a - along * ua, b - along * ub
     dl = lab[..., 0] - background[..., 0]
-    return np.sqrt(da**2 + db**2 + 0.06 * dl**2)
+    return np.sqrt(da**2 + db**2 + np.where(dl > 0, BRIGHTER_WEIGHT, DARKER_WEIGHT) * dl**2)
 
 
 class _Grid:
