@@ -172,3 +172,17 @@ def test_a_suit_a_little_larger_than_its_slim_rank_is_still_paired_rank_first():
     props = pair_glyphs(glyphs, (5.0, 14.0))
     assert any(np.allclose(d, [0, 1]) and np.allclose(c, [50, 44]) for c, d in zip(props.centre, props.down,
                                                                                    strict=True))
+
+
+def test_an_index_whose_suit_touches_the_edge_of_the_card_over_it_is_proposed():
+    import cv2
+
+    image = np.full((80, 120, 3), (40, 90, 40), np.uint8)
+    cv2.rectangle(image, (10, 10), (110, 75), (240, 240, 240), -1)
+    cv2.putText(image, "3", (30, 32), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (30, 30, 30), 1, cv2.LINE_AA)
+    cv2.fillPoly(image, [np.array([[34, 34], [38, 38], [34, 43], [30, 38]])], (30, 30, 30), cv2.LINE_AA)
+    # a fanned column: the next card's edge, a hairline, runs through the suit's lower tip
+    cv2.line(image, (10, 43), (110, 43), (120, 120, 120), 1)
+    props = propose(image, GlyphSearch.for_card_height(100))
+    near = np.hypot(*(props.centre - [34, 33]).T) < 2
+    assert (near & (props.down @ [0, 1] > 0.95)).any()

@@ -138,17 +138,10 @@ def find_glyphs(
         inked = cv2.bitwise_and(inked, mask)
     _, labels, stats, centres = cv2.connectedComponentsWithStats(inked, connectivity=8)
     stats, centres = stats[1:], centres[1:]
-    x, y, w, h, area = (stats[:, i] for i in range(5))
-    size = np.maximum(w, h)
-    fill = area / np.maximum(w * h, 1)
-    keep = (
-        (size >= search.min_size)
-        & (size <= search.max_size)
-        & (area >= 6)
-        & (fill > 0.15)
-        & (fill < 0.97)
-        & (size < 5 * np.minimum(w, h))
-    )
+    size = np.maximum(stats[:, 2], stats[:, 3])
+    area = stats[:, 4]
+    fill = area / np.maximum(stats[:, 2] * stats[:, 3], 1)
+    keep = _glyph_sized(stats, search)
     # a blurred index whose rank runs into its suit: one blob about twice a glyph long
     long_blob = (
         (size > 1.6 * search.min_size)
@@ -156,18 +149,67 @@ def find_glyphs(
         & (area >= 12)
         & (fill > 0.15)
     )
-    if paper_min > 0 and (keep | long_blob).any():
+    # a glyph touching a hairline (the edge of the card lying over it, its shadow): too
+    # big as one blob, so cut the hairlines off and look at what is left
+    cut_stats, cut_centres = _cut_off_hairlines(
+        inked, labels, stats, np.flatnonzero((size > search.max_size) & (size <= 8 * search.max_size)), search)
+    cut_keep = np.ones(len(cut_stats), bool)
+    if paper_min > 0 and (keep | long_blob).any() | cut_keep.any():
         ii = cv2.integral(_paper(image, ink, inked))
         keep &= _ringed(ii, stats, paper_min)
+        cut_keep &= _ringed(ii, cut_stats, paper_min)
         # a whole index sits in white card; carpet and wood make many elongated blobs
         long_blob &= _ringed(ii, stats, max(paper_min, 0.3))
     merged = _merged_indices(ink, labels, stats, centres, np.flatnonzero(long_blob), search, scale)
+    found = np.concatenate([centres[keep], cut_centres[cut_keep]])
+    sizes = np.concatenate([size[keep], np.maximum(cut_stats[cut_keep, 2], cut_stats[cut_keep, 3])])
     # centres of pixel (i, j) at ``scale`` map back to ((i + .5) / scale - .5)
     return Glyphs(
-        (centres[keep].astype(np.float64) + 0.5) / scale - 0.5,
-        size[keep].astype(np.float64) / scale,
+        (found.astype(np.float64) + 0.5) / scale - 0.5,
+        sizes.astype(np.float64) / scale,
         merged,
     )
+
+
+def _glyph_sized(stats: np.ndarray, search: GlyphSearch) -> np.ndarray:
+    """Per component (x, y, w, h, area rows): could it be one index glyph by its box?"""
+    w, h, area = stats[:, 2], stats[:, 3], stats[:, 4]
+    size = np.maximum(w, h)
+    fill = area / np.maximum(w * h, 1)
+    return (
+        (size >= search.min_size)
+        & (size <= search.max_size)
+        & (area >= 6)
+        & (fill > 0.15)
+        & (fill < 0.97)
+        & (size < 5 * np.minimum(w, h))
+    )
+
+
+def _cut_off_hairlines(inked: np.ndarray, labels: np.ndarray, stats: np.ndarray, which: np.ndarray,
+                       search: GlyphSearch) -> tuple[np.ndarray, np.ndarray]:
+    """Glyph-sized pieces left of the components ``which`` once their one-pixel-wide lines
+    are opened away: (stats (M, 5), centres (M, 2)) in the frame's pixels."""
+    out_stats, out_centres = [], []
+    kernel = np.ones((2, 2), np.uint8)
+    for k in which:
+        x, y, w, h, _ = stats[k]
+        own = ((labels[y : y + h, x : x + w] == k + 1) & (inked[y : y + h, x : x + w] > 0)).astype(np.uint8)
+        opened = cv2.morphologyEx(own, cv2.MORPH_OPEN, kernel)
+        n, _, st, cen = cv2.connectedComponentsWithStats(opened, connectivity=8)
+        if n <= 2:  # nothing cut off: the blob was no glyph on a hairline
+            continue
+        st, cen = st[1:], cen[1:]
+        ok = _glyph_sized(st, search)
+        if ok.any():
+            st = st[ok].copy()
+            st[:, 0] += x
+            st[:, 1] += y
+            out_stats.append(st)
+            out_centres.append(cen[ok] + [x, y])
+    if not out_stats:
+        return np.zeros((0, 5), np.int32), np.zeros((0, 2))
+    return np.concatenate(out_stats), np.concatenate(out_centres)
 
 
 def _ringed(ii: np.ndarray, stats: np.ndarray, paper_min: float) -> np.ndarray:
