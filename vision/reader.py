@@ -151,7 +151,8 @@ class CardReader:
         """Every card in ``image`` (face-up ones by their indices; with a calibrated mat,
         face-down ones too). ``regions``: look only there for indices."""
         view = self._mat_view(calibration) if calibration is not None else None
-        faces = self.finder.find(image, self._search(view), self._mask(image.shape, view, regions))
+        faces = self.finder.find(image, self._search(view), self._mask(image.shape, view, regions),
+                                 view.card_size_px[1] if view is not None else None)
         if view is None or calibration is None:
             return faces
         for card in faces:

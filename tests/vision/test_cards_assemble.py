@@ -123,3 +123,35 @@ def test_a_leaning_index_not_at_the_diagonal_distance_is_another_card():
     assert len(assemble([a, _reading("7h", far, leaning)], (1000, 1000))) == 1
     nearer = a.centre + 0.8 * (far - a.centre)
     assert len(assemble([a, _reading("7h", nearer, leaning)], (1000, 1000))) == 2
+
+
+def _four_index_card(code: str, span: float, card_height_px: float, conf_order=(0.7, 0.95, 0.8, 0.9)):
+    """A four-index card upright at the origin, readings at its four corners; the top-right
+    one is the surest (read first)."""
+    k = card_height_px / POKER.height  # px per mm
+    ix, iy = POKER.index_x * k, POKER.index_y * k
+    w, h = POKER.width * k, POKER.height * k
+    up, turned = np.array([0.0, 1.0]), np.array([0.0, -1.0])
+    places = [((ix, iy), up), ((w - ix, iy), up), ((ix, h - iy), turned), ((w - ix, h - iy), turned)]
+    return [_reading(code, np.array(c) + 200, d, span, conf) for (c, d), conf in zip(places, conf_order, strict=True)]
+
+
+def test_a_four_index_card_read_first_at_its_top_right_index_is_one_card_over_itself():
+    # a small index (5.6 mm on an 88 mm card): in spans the card is larger than a poker index's
+    readings = _four_index_card("Qd", span=5.6 * 100 / 88, card_height_px=100)
+    cards = assemble(readings, (1000, 1000), card_height_px=100)
+    assert len(cards) == 1 and len(cards[0].indices) == 4
+    corners = cards[0].corners
+    # the outline lies over the card (63x88 mm at 100/88 px per mm, from (200, 200)), not beside it
+    assert abs(corners[:, 0].min() - 200) < 8 and abs(corners[:, 0].max() - (200 + 63 * 100 / 88)) < 8
+
+
+def test_neighbours_in_a_row_same_way_up_are_two_cards_when_the_card_size_is_known():
+    k = 100 / POKER.height
+    down = np.array([0.0, 1.0])
+    span = 7.4 * k
+    a = _reading("7s", (200 + POKER.index_x * k, 200 + POKER.index_y * k), down, span, conf=0.9)
+    # the next column a card's width and a 5 mm gap to the right; 7s and 7c are easy to mix up
+    b = _reading("7c", (a.centre[0] + (POKER.width + 5) * k, a.centre[1]), down, span, conf=0.8)
+    b.probs[CODES.index("7s")] = 0.15
+    assert len(assemble([a, b], (1000, 1000), card_height_px=100)) == 2

@@ -13,7 +13,7 @@ the calibration and adds face-down cards.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -47,12 +47,14 @@ def _in_frame(reading: IndexReading, point_px: np.ndarray) -> np.ndarray:
     return np.stack([d @ right, d @ reading.down], axis=1) / reading.span
 
 
-def _sibling_kind(a: IndexReading, b: IndexReading, shape: CardShape) -> str | None:
+def _sibling_kind(a: IndexReading, b: IndexReading, shape: CardShape, measured: bool = False) -> str | None:
     """How ``b`` sits relative to ``a`` if both are indices of one card: ``opposite`` (the
     far corner, turned half round), ``beside`` (top-right of a four-index deck), ``below``
-    (bottom-left), or None. Decks differ in proportions and photos in perspective, so the
-    windows are wide; the far index must lie close to the card's diagonal, whose slope
-    barely depends on the deck."""
+    (bottom-left), ``beside-left`` or ``opposite-left`` (``a`` is a top-right index and
+    ``b`` the top-left or bottom-left one), or None. Decks differ in proportions and photos
+    in perspective, so the windows are wide; the far index must lie close to the card's
+    diagonal, whose slope barely depends on the deck. ``measured``: ``shape`` holds this
+    deck's index size (see :func:`deck_shape`), so the windows can be narrower."""
     x, y = _in_frame(a, b.centre)[0]
     cos = float(a.down @ b.down)
     ox, oy = shape.opposite_index()
@@ -64,11 +66,31 @@ def _sibling_kind(a: IndexReading, b: IndexReading, shape: CardShape) -> str | N
     # of the card's diagonal.
     if cos < -0.6 and (_at_far_corner(a, b, shape) or _at_far_corner(b, a, shape)):
         return "opposite"
-    if cos > 0.85 and abs(y) < 0.6 and 0.5 * ox < x < 1.6 * ox:
+    # the next card of a row lies about a card's width away too, same way up: when the
+    # card's size is known (``measured``), only the inset of two indices fits
+    lo, hi = (0.75, 1.25) if measured else (0.5, 1.6)
+    if cos > 0.85 and abs(y) < 0.6 and lo * ox < x < hi * ox:
         return "beside"
     if cos < -0.85 and abs(x) < 0.8 and 0.45 * oy < y < 1.5 * oy:
         return "below"
+    # ``a`` may itself be a four-index deck's top-right index (or its bottom-left one, the
+    # same turned half round): its card then lies to its left, the others mirrored. Only
+    # with the card's size known: otherwise a neighbour card is too easily taken for it.
+    if not measured:
+        return None
+    if cos > 0.85 and abs(y) < 0.6 and lo * ox < -x < hi * ox:
+        return "beside-left"
+    if cos < -0.8 and 0.5 * ox < -x < 1.6 * ox and 0.45 * oy < y < 1.5 * oy:
+        if abs(np.arctan2(-x, y) - np.arctan2(ox, oy)) < 0.3:
+            return "opposite-left"
     return None
+
+
+def _mirrored(outline: np.ndarray, reading: IndexReading, shape: CardShape) -> np.ndarray:
+    """The outline implied by a top-left index, moved to where it lies when the index is a
+    top-right one: one card width less twice the index's inset, to the left."""
+    right = np.array([reading.down[1], -reading.down[0]])
+    return outline - right * (shape.width - 2 * shape.index_x) * reading.span / shape.index_span
 
 
 def _at_far_corner(a: IndexReading, b: IndexReading, shape: CardShape) -> bool:
@@ -133,18 +155,31 @@ def _point_in(outline: np.ndarray, p: np.ndarray) -> bool:
     return cv2.pointPolygonTest(outline.astype(np.float32), (float(p[0]), float(p[1])), False) >= 0
 
 
+def deck_shape(reading: IndexReading, shape: CardShape, card_height_px: float | None) -> CardShape:
+    """``shape`` with the index span this reading's deck prints, when the card's height in
+    pixels is known (on the mat): decks print indices from 5 to 9 mm, so in spans a small
+    index's card is much larger than a jumbo one's."""
+    if card_height_px is None or card_height_px <= 0:
+        return shape
+    span_mm = reading.span * shape.height / card_height_px
+    return replace(shape, index_span=float(np.clip(span_mm, 0.6 * shape.index_span, 1.4 * shape.index_span)))
+
+
 def assemble(readings: list[IndexReading], image_size: tuple[int, int], shape: CardShape = POKER,
-             min_confidence: float = 0.5) -> list[FoundCard]:
+             min_confidence: float = 0.5, card_height_px: float | None = None) -> list[FoundCard]:
     """Group index readings into cards (see the module docstring).
 
     ``image_size`` is (width, height): a card whose far index would lie outside the frame
     counts as covered, since only part of it shows. A card whose best code is less likely
     than ``min_confidence`` is reported with code None (a card is there, unidentified).
+    ``card_height_px``: the cards' height in the image when known (on the mat), which says
+    how far apart one card's indices lie whatever the deck's index size.
     """
     order = sorted(range(len(readings)), key=lambda i: -readings[i].confidence)
     used = [False] * len(readings)
     cards: list[FoundCard] = []
     opposite_seen: list[bool] = []
+    mirrored: list[bool] = []
     for i in order:
         if used[i]:
             continue
@@ -152,33 +187,47 @@ def assemble(readings: list[IndexReading], image_size: tuple[int, int], shape: C
         used[i] = True
         group = [a]
         opposite = None
+        left = False
+        a_shape = deck_shape(a, shape, card_height_px)
         for j in order:
             if used[j]:
                 continue
-            kind = _sibling_kind(a, readings[j], shape)
+            kind = _sibling_kind(a, readings[j], a_shape, card_height_px is not None)
             if kind is None or not _agree(a, readings[j]):
                 continue
             used[j] = True
             group.append(readings[j])
             if kind == "opposite" and opposite is None:
                 opposite = readings[j]
-        corners = outline_from_opposite(a, opposite, shape) if opposite else outline_from_index(a, shape)
+            left |= kind.endswith("-left")
+        if opposite is not None:
+            corners = outline_from_opposite(a, opposite, shape)
+        else:
+            corners = outline_from_index(a, a_shape)
+            if left:
+                corners = _mirrored(corners, a, a_shape)
         best, conf, alts = _joint(group)
         code: str | None = best if conf >= min_confidence else None
         if code is None:
             alts = ((best, conf), *alts)
         cards.append(FoundCard(code, conf, corners, group, alternatives=alts))
         opposite_seen.append(opposite is not None)
+        mirrored.append(left)
 
     kept = _without_stray_readings(cards, opposite_seen)
-    opposite_seen = [seen for card, seen in zip(cards, opposite_seen, strict=True) if any(card is k for k in kept)]
+    survives = [any(card is k for k in kept) for card in cards]
+    opposite_seen = [seen for seen, keep in zip(opposite_seen, survives, strict=True) if keep]
+    mirrored = [m for m, keep in zip(mirrored, survives, strict=True) if keep]
     cards = kept
     w, h = image_size
-    ox, oy = shape.opposite_index()
-    for card, seen in zip(cards, opposite_seen, strict=True):
+    for card, seen, left in zip(cards, opposite_seen, mirrored, strict=True):
         if seen:
             continue
         a = card.indices[0]
+        # the poker proportions, not this deck's: they put the far index a little inside
+        # the card, so a lean of the read index cannot carry it off the cards over it
+        ox, oy = shape.opposite_index()
+        ox = -ox if left else ox
         far = apply_affine(index_frame(a.centre, a.down, a.span), np.array([[ox, oy]]))[0]
         outside = not (0 <= far[0] < w and 0 <= far[1] < h)
         under = any(other is not card and _point_in(other.corners, far) for other in cards)
@@ -222,8 +271,9 @@ class CardFinder:
         return self.reader.read(image, propose(image, search, mask))
 
     def find(self, image: np.ndarray, search: GlyphSearch = DEFAULT_SEARCH,
-             mask: np.ndarray | None = None) -> list[FoundCard]:
-        """Every face-up card whose index shows, most certain first."""
+             mask: np.ndarray | None = None, card_height_px: float | None = None) -> list[FoundCard]:
+        """Every face-up card whose index shows, most certain first (``card_height_px``:
+        the cards' height in the image, when known; see :func:`assemble`)."""
         readings = self.readings(image, search, mask)
         h, w = image.shape[:2]
-        return assemble(readings, (w, h), self.shape, self.min_confidence)
+        return assemble(readings, (w, h), self.shape, self.min_confidence, card_height_px)
