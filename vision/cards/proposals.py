@@ -46,7 +46,7 @@ class GlyphSearch:
         block = max(9, int(round(1.3 * rank)) | 1)
         # a jumbo deck's rank, or a ten whose "1" and "0" touch, is up to twice the usual rank
         return cls(scales=(scale,), min_size=max(3.0, 0.3 * rank), max_size=2.0 * rank, block=block,
-                   span=(0.55 * rank, 1.75 * rank))
+                   span=(0.62 * rank, 1.75 * rank))
 
 
 DEFAULT_SEARCH = GlyphSearch()
