@@ -167,3 +167,21 @@ def test_teaching_checks_catch_a_card_shown_twice(deck):
                          deck.card_mm, deck.px_per_mm)
     problems = deck_problems(doubled)
     assert any(twin in p and "copy" in p for p in problems)
+
+
+def test_a_card_mostly_under_another_cannot_be_named():
+    from vision.taught.cards import _hidden_by
+
+    card = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], float)
+    assert _hidden_by(card, card + [10.0, 5.0])  # 74 % of it under the other
+    assert not _hidden_by(card, card + [42.0, 0.0])  # a third under it: still read
+
+
+def test_two_readers_of_one_deck_read_a_frame_alike(cards, deck, layout, renderer):
+    # The hash index is drawn from a seeded generator: the same frame always reads the same.
+    # Overlapping, so that the whole-deck hash search is what finds them.
+    over = crok_piece(cards[6], 200.0 + CARD_MM[0] * 0.7, 150.0, 18.0, lift_mm=0.3)
+    shot = shoot(renderer, layout, [crok_piece(cards[2], 200.0, 150.0, 15.0), over])
+    first, second = (TaughtCardReader(deck, layout).read_image(shot.image) for _ in range(2))
+    assert [(s.code, s.corners) for s in first.cards] == [(s.code, s.corners) for s in second.cards]
+    assert {s.code for s in first.cards} == {cards[2]["id"], cards[6]["id"]}

@@ -54,6 +54,9 @@ whatever the share (``REPETITIVE_INLIERS`` for a picture that repeats itself).""
 AGREEING = 0.4
 SURE_INLIERS = 50
 REPETITIVE_INLIERS = 25
+FEW_INLIERS = 30
+FEW_AGREEING = 0.55
+"""Under ``FEW_INLIERS`` agreeing matches, the share of the matches they must be."""
 RANSAC_ITERATIONS = 500
 NEIGHBOURS = 4
 """Nearest taught keypoints looked at per keypoint of the picture: enough to find the
@@ -65,6 +68,7 @@ that shows well, several times faster than :data:`THOROUGH_LSH`."""
 THOROUGH_LSH = {"algorithm": FLANN_INDEX_LSH, "table_number": 6, "key_size": 12, "multi_probe_level": 1}
 """Probes the neighbouring buckets too: for the blob the quick search left unexplained."""
 LSH_SEARCH = {"checks": 64}
+LSH_SEED = 0
 MAX_SKEW_DEG = 20.0
 """How far from square a found card's corners may be (an overhead camera tips them little)."""
 
@@ -127,7 +131,10 @@ class DeckIndex:
         # faster than trying every one, and misses few of the close ones that matter. The
         # index's own search answers in arrays (a matcher's DMatch objects cost as much
         # to unpack in Python as the search itself).
+        # The hash functions are drawn from OpenCV's random generator: seeded here, the same
+        # deck always gives the same index, so the same frame always reads the same.
         # (OpenCV's type stubs leave flann_Index out; it is in 4.8 and 5 alike.)
+        cv2.setRNGSeed(LSH_SEED)
         self.quick = cv2.flann_Index(self.descriptors, QUICK_LSH)  # type: ignore[attr-defined]
         self.thorough = cv2.flann_Index(self.descriptors, THOROUGH_LSH)  # type: ignore[attr-defined]
         self.detector = orb(QUERY_FEATURES)
@@ -212,6 +219,11 @@ class DeckIndex:
             if best is None:
                 break
             match, used = best
+            if any(_hidden_by(match.corners, other.corners) for other in found):
+                # Most of it would lie under a card already found: no card that hidden can
+                # be read, so these matches are chance (a detail both cards share).
+                failed.add(match.card)
+                continue
             found.append(match)
             # Its matches are spent, and so are any other matches to it inside its outline
             # (a card lying over it keeps its own keypoints there).
@@ -319,11 +331,24 @@ def _thumb_vector(thumb: np.ndarray) -> np.ndarray:
 def agreed(inliers: int, matches: int, repetitive: bool = False) -> bool:
     """Enough of the matches to a card agree on where it lies to name it: a fair number
     that are a good share of all the matches to it, or a great many. Chance matches to the
-    wrong card rarely agree, and never many of them. A card whose picture repeats itself
-    gathers loose matches, so there the number alone decides."""
+    wrong card rarely agree, and never many of them: a few that agree must be most of the
+    matches (a card never taught is printed like the taught ones: a few of its figures and
+    letters may match a taught card's well). A card
+    whose picture repeats itself gathers loose matches, so there the number alone decides."""
     if inliers >= SURE_INLIERS or (repetitive and inliers >= REPETITIVE_INLIERS):
         return True
-    return inliers >= MIN_INLIERS and inliers >= AGREEING * matches
+    share = AGREEING if inliers >= FEW_INLIERS else FEW_AGREEING
+    return inliers >= MIN_INLIERS and inliers >= share * matches
+
+
+HIDDEN = 0.5
+"""Share of a card's area under another card beyond which it cannot have been read."""
+
+
+def _hidden_by(corners: np.ndarray, over: np.ndarray) -> bool:
+    area = abs(cv2.contourArea(corners.astype(np.float32)))
+    shared, _ = cv2.intersectConvexConvex(corners.astype(np.float32), over.astype(np.float32))
+    return bool(shared > HIDDEN * max(area, 1.0))
 
 
 def inside_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
