@@ -255,36 +255,39 @@ def _merged_indices(ink: np.ndarray, labels: np.ndarray, stats: np.ndarray, cent
     axis (both ways: the classifier says which), span half its length (1.7 standard
     deviations along the axis, as for a uniform bar)."""
     out_c, out_d, out_s = [], [], []
+    lo, hi = search.span if search.span is not None else (search.min_size, search.max_size * 1.2)
     for k in which:
         x, y, w, h, _ = stats[k]
         blob = labels[y : y + h, x : x + w] == k + 1
         mom = cv2.moments(blob.astype(np.uint8), binaryImage=True)
-        if mom["m00"] <= 0 or not _printed_on_card(ink, labels, stats[k], blob):
+        if mom["m00"] <= 0:
             continue
         mu20, mu02, mu11 = mom["mu20"] / mom["m00"], mom["mu02"] / mom["m00"], mom["mu11"] / mom["m00"]
         spread = np.sqrt(((mu20 - mu02) / 2) ** 2 + mu11**2)
         major, minor = (mu20 + mu02) / 2 + spread, (mu20 + mu02) / 2 - spread
         if minor <= 0:
             continue
-        angle = 0.5 * np.arctan2(2 * mu11, mu20 - mu02)
-        axis = np.array([np.cos(angle), np.sin(angle)])
-        centre = (centres[k] + 0.5) / scale - 0.5
-        lo, hi = search.span if search.span is not None else (search.min_size, search.max_size * 1.2)
         # rank over suit is 2-4 times as long as wide (variance ratio 3-20): not one glyph,
         # and not a line (a card's or the cloth's edge)
         span = 1.7 * np.sqrt(major)
-        if 3.0 <= major / minor <= 20.0 and lo <= span <= hi:
+        whole_index = 3.0 <= major / minor <= 20.0 and lo <= span <= hi
+        # a joker's index is the word JOKER stacked letter by letter, whose small letters
+        # run together into one bar; the classifier knows a joker by its J over its O
+        length = np.sqrt(12 * major)  # a uniform bar's length from its variance
+        step = length / JOKER_STEPS
+        joker = major / minor >= 8.0 and 0.5 * lo <= step <= 0.6 * hi
+        # the shape first (cheap), then the print's contrast with the stock round it
+        if not (whole_index or joker) or not _printed_on_card(ink, labels, stats[k], blob):
+            continue
+        angle = 0.5 * np.arctan2(2 * mu11, mu20 - mu02)
+        axis = np.array([np.cos(angle), np.sin(angle)])
+        centre = (centres[k] + 0.5) / scale - 0.5
+        if whole_index:
             for sign in (1.0, -1.0):
                 out_c.append(centre)
                 out_d.append(sign * axis)
                 out_s.append(span / scale)
-        # a joker's index is the word JOKER stacked letter by letter, whose small letters
-        # run together into one bar; the classifier knows a joker by its J over its O
-        if major / minor >= 8.0:
-            length = np.sqrt(12 * major)  # a uniform bar's length from its variance
-            step = length / JOKER_STEPS
-            if not 0.5 * lo <= step <= 0.6 * hi:
-                continue
+        if joker:
             for sign in (1.0, -1.0):
                 down = sign * axis
                 top = centre - down * (length / 2 / scale)
