@@ -159,3 +159,51 @@ def test_a_late_live_stage_shifts_the_whole_slap_burst_and_keeps_the_gaps_betwee
     assert (seat_a, kind_a, seat_b, kind_b) == (0, "slap", 1, "slap")
     assert t_b - t_a == 4_000_000
     assert t_a >= long_ago + 2_000_000_000
+
+
+class _SlowCamera:
+    """A renderer source and a referee whose camera settles on the new state only once a
+    second thread says so (a machine slower than the stage's hold time)."""
+
+    def __init__(self):
+        self.camera = {"frame": 3, "stable": True}
+        self.states = []
+
+    def set_state(self, state):
+        self.states.append(state)
+        return 5
+
+
+class _World:
+    def table_state(self, hands=()):
+        return ("table", tuple(hands))
+
+
+def test_the_live_stage_waits_until_the_camera_has_settled_on_what_it_shows():
+    import threading
+
+    from companion.demo.director import LiveStage
+
+    both = _SlowCamera()
+    stage = LiveStage(referee=both, source=both, pads=None, hold_s=0.0, hands_s=0.0)
+    settled = threading.Event()
+
+    def camera_catches_up():
+        both.camera = {"frame": 4, "stable": True}  # still an older frame
+        both.camera = {"frame": 6, "stable": False}  # the new state, not settled yet
+        settled.set()
+        both.camera = {"frame": 7, "stable": True}
+
+    threading.Timer(0.3, camera_catches_up).start()
+    stage.show(_World())
+    assert settled.is_set() and both.camera == {"frame": 7, "stable": True}
+    assert both.states == [("table", ())]
+
+
+def test_the_live_stage_plays_on_when_the_camera_never_settles(caplog):
+    from companion.demo.director import LiveStage
+
+    both = _SlowCamera()
+    stage = LiveStage(referee=both, source=both, pads=None, hold_s=0.0, hands_s=0.0, seen_timeout_s=0.3)
+    stage.show(_World())
+    assert "has not settled on frame 5" in caplog.text
