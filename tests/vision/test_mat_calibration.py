@@ -9,15 +9,10 @@ from vision.mat import mat_layout
 from vision.mat.calibration import FRESH, KEPT, NONE, MatCalibrator
 from vision.render.camera import overhead_camera
 from vision.render.effects import Effects
-from vision.render.scene import CardPlacement, Scene, SceneRenderer
+from vision.render.scene import CardPlacement, Scene
 from vision.render.table import TableState, down, table_scene
 
 NOISY = Effects(blur_sigma=0.7, noise_sigma=3.0, noise_seed=4, gradient=0.2, gradient_deg=40)
-
-
-@pytest.fixture(scope="module")
-def renderer() -> SceneRenderer:
-    return SceneRenderer()
 
 
 def quad_centre(corners) -> np.ndarray:

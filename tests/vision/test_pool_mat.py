@@ -10,11 +10,6 @@ from vision.mat.battle import battle_layout
 from vision.mat.pool import PoolGeometry, is_board_config, pool_layout
 
 
-@pytest.fixture(scope="module")
-def board() -> dict:
-    return Board.default().to_json()
-
-
 def small_board() -> dict:
     """A 5 x 9 pool with its bars elsewhere: what a house rule or another edition could give."""
     return Board.from_json({

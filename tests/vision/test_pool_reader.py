@@ -6,18 +6,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from companion.games.poolparty import Board as EngineBoard
 from companion.games.poolparty import PoolParty, Square, Swim
 from companion.games.poolparty.diagram import position_from_tiles
 from vision.frame import Frame
-from vision.mat.pool import pool_layout
 from vision.pool.reader import EXTRAS_KEY, PoolReader, read_pool_party
 from vision.pool.view import pool_corners_mm
 from vision.render.camera import overhead_camera
 from vision.render.effects import Effects
 from vision.render.hands import HandPlacement
 from vision.render.pool import PoolState, pool_scene, random_pool
-from vision.render.scene import SceneRenderer
 from vision.render.table import HandOver
 from vision.render.tiles import TileSpec
 from vision.taught.defaults import default_tile_set
@@ -26,23 +23,8 @@ ROOM = Effects(gradient=0.15, gradient_deg=60.0, vignette=0.1, blur_sigma=0.7, n
 
 
 @pytest.fixture(scope="module")
-def board() -> dict:
-    return EngineBoard.default().to_json()
-
-
-@pytest.fixture(scope="module")
 def tiles(board):
     return default_tile_set(board)
-
-
-@pytest.fixture(scope="module")
-def pool(board):
-    return pool_layout(board)
-
-
-@pytest.fixture(scope="module")
-def renderer() -> SceneRenderer:
-    return SceneRenderer()
 
 
 def state_of(game: PoolParty, goal_end: dict) -> PoolState:

@@ -7,34 +7,17 @@ import numpy as np
 import pytest
 
 from companion.crok_catalogs import shipped_catalog
-from companion.games.poolparty import Board
 from companion.games.poolparty.board import Board as EngineBoard
 from companion.games.poolparty.inference import parse_observation
 from vision.mat.battle import battle_layout
-from vision.mat.pool import pool_layout
 from vision.render.croks import crok_back, crok_face, crok_piece, invented_croks, random_battle
 from vision.render.effects import CLEAN, Effects
 from vision.render.pieces import Artwork, PiecePlacement
 from vision.render.pool import PoolState, PoolStateError, pool_reading, pool_scene, random_pool
-from vision.render.scene import Scene, SceneRenderer
+from vision.render.scene import Scene
 from vision.render.tiles import TileSpec, all_faces, tile_artwork, tile_piece
 
 SMALL = (640, 360)
-
-
-@pytest.fixture(scope="module")
-def board() -> dict:
-    return Board.default().to_json()
-
-
-@pytest.fixture(scope="module")
-def pool(board):
-    return pool_layout(board)
-
-
-@pytest.fixture(scope="module")
-def renderer() -> SceneRenderer:
-    return SceneRenderer()
 
 
 def test_the_24_faces_all_differ_and_colours_show():

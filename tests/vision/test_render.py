@@ -13,16 +13,11 @@ from vision.render.crops import card_crops, warp_card
 from vision.render.effects import CLEAN, Effects, Glare, apply_effects
 from vision.render.faces import STYLES, back_image, card_texture, face_image, index_box_mm
 from vision.render.hands import HandPlacement
-from vision.render.scene import CardPlacement, Scene, SceneRenderer
+from vision.render.scene import CardPlacement, Scene
 from vision.render.synth import KINDS, random_scene
 from vision.render.table import HandOver, TableCard, TableState, TableStateError, down, table_scene, up
 
 SMALL = (640, 360)
-
-
-@pytest.fixture(scope="module")
-def renderer() -> SceneRenderer:
-    return SceneRenderer()
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,6 @@ import pytest
 from vision.frame import Frame
 from vision.mat import mat_layout
 from vision.render.effects import Effects, Glare
-from vision.render.scene import SceneRenderer
 from vision.render.table import HandOver, TableState, down, table_scene
 from vision.stability import Region, StabilityGate, changed_zones
 
@@ -19,11 +18,6 @@ SIZE = (640, 360)
 @pytest.fixture(scope="module")
 def layout():
     return mat_layout("crocodile", 4, "a2")
-
-
-@pytest.fixture(scope="module")
-def renderer():
-    return SceneRenderer()
 
 
 BASE = {"seat0": [down()] * 4, "seat1": [down()] * 4, "draw": [down()] * 10, "discard": ["7h"]}

@@ -11,7 +11,7 @@ from vision.mat.battle import battle_layout
 from vision.render.camera import overhead_camera
 from vision.render.croks import CARD_MM, crok_piece, invented_croks, random_battle
 from vision.render.effects import Effects
-from vision.render.scene import Scene, SceneRenderer
+from vision.render.scene import Scene
 from vision.taught.cards import TaughtCardReader, inside_quad, read_master_crok
 from vision.taught.defaults import default_deck
 from vision.taught.teach import deck_problems, lookalike, shown_again, without
@@ -37,11 +37,6 @@ def deck(cards, layout):
 @pytest.fixture(scope="module")
 def reader(deck, layout):
     return TaughtCardReader(deck, layout)
-
-
-@pytest.fixture(scope="module")
-def renderer() -> SceneRenderer:
-    return SceneRenderer()
 
 
 def shoot(renderer, layout, pieces, tilt=5.0):

@@ -12,7 +12,6 @@ from click.testing import CliRunner
 
 from companion.cli import main
 from companion.crok_catalogs import shipped_catalog
-from companion.games.poolparty import Board
 from vision.mat.battle import battle_layout
 from vision.mat.pool import pool_layout
 from vision.pool.reader import read_pool_party
@@ -27,16 +26,6 @@ from vision.taught.store import TaughtDeck, TileSet
 from vision.taught.teach import tile_items
 
 ROOM = Effects(gradient=0.1, gradient_deg=30.0, vignette=0.05, blur_sigma=0.6, noise_sigma=2.5)
-
-
-@pytest.fixture(scope="module")
-def board() -> dict:
-    return Board.default().to_json()
-
-
-@pytest.fixture(scope="module")
-def renderer() -> SceneRenderer:
-    return SceneRenderer()
 
 
 def spec(label: str) -> TileSpec:
