@@ -37,7 +37,7 @@ test-oldest: $(OLD_VENV)/.installed
 	$(OLD_VENV)/bin/python -m pytest --ignore=tests/browser
 
 bench: $(STAMP)
-	@for script in bench/*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
+	@for script in bench/[!_]*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check companion vision hardware web tests bench

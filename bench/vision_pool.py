@@ -41,6 +41,8 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from _baseline import baseline_ms  # noqa: E402
+
 from companion.crok_catalogs import shipped_catalog  # noqa: E402
 from companion.games.poolparty import Board  # noqa: E402
 from vision.mat.battle import battle_layout  # noqa: E402
@@ -50,20 +52,6 @@ from vision.render.pool import PoolState, pool_scene, random_pool, random_positi
 from vision.render.scene import SceneRenderer  # noqa: E402
 from vision.taught import cards as taught_cards  # noqa: E402
 from vision.taught.defaults import default_deck, default_tile_set  # noqa: E402
-
-SIZE = (1280, 720)
-
-
-def baseline_ms() -> float:
-    image = np.random.default_rng(0).integers(0, 255, (720, 1280, 3), np.uint8)
-    H = np.array([[1.01, 0.02, -5], [0.01, 0.99, 3], [1e-5, 2e-5, 1]])
-    cv2.warpPerspective(image, H, SIZE)
-    samples = []
-    for _ in range(30):
-        t = time.perf_counter()
-        cv2.warpPerspective(image, H, SIZE)
-        samples.append((time.perf_counter() - t) * 1000)
-    return statistics.median(samples)
 
 
 def best_overlap(outline, truths) -> int | None:

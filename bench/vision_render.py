@@ -23,6 +23,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from _baseline import SIZE, baseline_ms, timed  # noqa: E402
+
 from vision.mat import mat_layout  # noqa: E402
 from vision.mat.calibration import MatCalibrator  # noqa: E402
 from vision.render.camera import overhead_camera, random_camera  # noqa: E402
@@ -33,25 +35,6 @@ from vision.render.synth import random_scene  # noqa: E402
 from vision.render.table import HandOver, TableState, down  # noqa: E402
 from vision.sources.live import RendererSource, dealt_table  # noqa: E402
 from vision.stability import StabilityGate  # noqa: E402
-
-SIZE = (1280, 720)
-
-
-def timed(fn, repeat: int) -> float:
-    """Median ms of ``repeat`` calls."""
-    fn()
-    samples = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        samples.append((time.perf_counter() - t) * 1000)
-    return statistics.median(samples)
-
-
-def baseline_ms() -> float:
-    image = np.random.default_rng(0).integers(0, 255, (720, 1280, 3), np.uint8)
-    H = np.array([[1.01, 0.02, -5], [0.01, 0.99, 3], [1e-5, 2e-5, 1]])
-    return timed(lambda: cv2.warpPerspective(image, H, SIZE), 30)
 
 
 def line(name: str, ms: float, base: float, extra: str = "") -> None:
