@@ -201,12 +201,24 @@ def glyph_keys() -> list[GlyphKey]:
     """Every glyph the named deck styles and their varied copies draw."""
     keys: set[GlyphKey] = set()
     for s in [*STYLES.values(), *(style_variant(k) for k in range(STYLE_VARIANTS))]:
-        bx, _by, bw, _bh = (_mm(v) for v in index_box_mm(s))
+        widest = _mm(index_box_mm(s)[2])
         for rank in RANKS:
-            keys.add(_glyph_key("10" if rank == "T" else rank, s, _mm(s.rank_height_mm), bw))
-        for ch in "JOKER":
-            keys.add(_glyph_key(ch, s, max(3, _mm(s.rank_height_mm * 0.55)), bw))
+            keys.add(_glyph_key(_rank_text(rank), s, _mm(s.rank_height_mm), widest))
+        for ch in JOKER_TEXT:
+            keys.add(_glyph_key(ch, s, _joker_letter_px(s), widest))
     return sorted(keys)
+
+
+def _rank_text(rank: str) -> str:
+    return "10" if rank == "T" else rank
+
+
+JOKER_TEXT = "JOKER"
+
+
+def _joker_letter_px(s: CardStyle) -> int:
+    """Height of each stacked letter of a joker's index."""
+    return max(3, _mm(s.rank_height_mm * 0.55))
 
 
 def _paint(image: np.ndarray, mask: np.ndarray, x: int, y: int, colour: Colour) -> None:
@@ -229,7 +241,7 @@ def _draw_index(image: np.ndarray, rank_text: str, suit: str | None, colour: Col
     bx, by, bw, bh = (_mm(v) for v in index_box_mm(s))
     rank_h = _mm(s.rank_height_mm)
     if suit is None:  # the joker: the word's letters stacked
-        letter_h = max(3, _mm(s.rank_height_mm * 0.55))
+        letter_h = _joker_letter_px(s)
         y = _mm(s.index_y_mm)
         for ch in rank_text:
             mask = _glyph_mask(ch, s, letter_h, bw)
@@ -320,7 +332,7 @@ def _draw_joker(image: np.ndarray, variant: int, s: CardStyle) -> None:
     cv2.polylines(image, [pts], False, colour, max(1, _mm(0.8)), cv2.LINE_AA)
     for x, y in pts[1::2]:
         cv2.circle(image, (int(x), int(y)), max(2, _mm(1.4)), s.court[2], -1, cv2.LINE_AA)
-    _draw_index(image, "JOKER", None, colour, s)
+    _draw_index(image, JOKER_TEXT, None, colour, s)
 
 
 def _blank(s: CardStyle) -> np.ndarray:
@@ -348,7 +360,7 @@ def face_image(code: str, s: CardStyle, variant: int = 0) -> np.ndarray:
             _draw_court(image, card.rank, card.suit, ink, s)
         else:
             _draw_number(image, card.rank, card.suit, ink, s)
-        _draw_index(image, "10" if card.rank == "T" else card.rank, card.suit, ink, s)
+        _draw_index(image, _rank_text(card.rank), card.suit, ink, s)
     image[..., 3] = card_alpha(s)
     image.setflags(write=False)
     return image

@@ -14,7 +14,6 @@ Rebuild after adding or changing a deck style: ``python -m vision.render.glyph_a
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -44,17 +43,12 @@ def stored_glyph(key: GlyphKey) -> np.ndarray | None:
     return atlas().get(key_name(key))
 
 
-def build(draw: Callable[[GlyphKey], np.ndarray], keys: list[GlyphKey]) -> dict[str, np.ndarray]:
-    return {key_name(k): draw(k) for k in keys}
-
-
 def main() -> int:
     import cv2
 
     from vision.render import faces
 
-    keys = faces.glyph_keys()
-    masks = build(faces.draw_glyph, keys)
+    masks = {key_name(key): faces.draw_glyph(key) for key in faces.glyph_keys()}
     np.savez_compressed(ATLAS_PATH, **masks)  # type: ignore[arg-type]
     atlas.cache_clear()
     print(f"{len(masks)} glyphs drawn with OpenCV {cv2.__version__} -> {ATLAS_PATH.name} "
