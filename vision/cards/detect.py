@@ -58,9 +58,8 @@ def _sibling_kind(a: IndexReading, b: IndexReading, shape: CardShape, measured: 
     x, y = _in_frame(a, b.centre)[0]
     cos = float(a.down @ b.down)
     ox, oy = shape.opposite_index()
-    if cos < -0.8 and 0.5 * ox < x < 1.6 * ox and 0.45 * oy < y < 1.5 * oy:
-        if abs(np.arctan2(x, y) - np.arctan2(ox, oy)) < 0.3:
-            return "opposite"
+    if cos < -0.8 and _in_far_corner_window(x, y, ox, oy):
+        return "opposite"
     # One index's "down" may lean (a "10" whose "1" was paired with the pip): the other
     # index, seen from the one that stands straight, must then lie exactly at the far end
     # of the card's diagonal.
@@ -80,9 +79,8 @@ def _sibling_kind(a: IndexReading, b: IndexReading, shape: CardShape, measured: 
         return None
     if cos > 0.85 and abs(y) < 0.6 and lo * ox < -x < hi * ox:
         return "beside-left"
-    if cos < -0.8 and 0.5 * ox < -x < 1.6 * ox and 0.45 * oy < y < 1.5 * oy:
-        if abs(np.arctan2(-x, y) - np.arctan2(ox, oy)) < 0.3:
-            return "opposite-left"
+    if cos < -0.8 and _in_far_corner_window(-x, y, ox, oy):
+        return "opposite-left"
     return None
 
 
@@ -96,8 +94,18 @@ def _mirrored(outline: np.ndarray, reading: IndexReading, shape: CardShape) -> n
 def _at_far_corner(a: IndexReading, b: IndexReading, shape: CardShape) -> bool:
     x, y = _in_frame(a, b.centre)[0]
     ox, oy = shape.opposite_index()
-    on_diagonal = abs(np.arctan2(x, y) - np.arctan2(ox, oy)) < 0.3
-    return bool(on_diagonal and abs(np.hypot(x, y) / np.hypot(ox, oy) - 1) < 0.12)
+    return _near_diagonal(x, y, ox, oy) and bool(abs(np.hypot(x, y) / np.hypot(ox, oy) - 1) < 0.12)
+
+
+def _near_diagonal(x: float, y: float, ox: float, oy: float) -> bool:
+    """Is (x, y), in an index's frame, close to the card's diagonal towards its far index
+    (ox, oy)? The diagonal's slope barely depends on the deck."""
+    return bool(abs(np.arctan2(x, y) - np.arctan2(ox, oy)) < 0.3)
+
+
+def _in_far_corner_window(x: float, y: float, ox: float, oy: float) -> bool:
+    """Where the far index may lie, decks' proportions and perspective allowed for."""
+    return 0.5 * ox < x < 1.6 * ox and 0.45 * oy < y < 1.5 * oy and _near_diagonal(x, y, ox, oy)
 
 
 def _agree(a: IndexReading, b: IndexReading) -> bool:
