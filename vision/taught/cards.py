@@ -333,8 +333,8 @@ def agreed(inliers: int, matches: int, repetitive: bool = False) -> bool:
     that are a good share of all the matches to it, or a great many. Chance matches to the
     wrong card rarely agree, and never many of them: a few that agree must be most of the
     matches (a card never taught is printed like the taught ones: a few of its figures and
-    letters may match a taught card's well). A card
-    whose picture repeats itself gathers loose matches, so there the number alone decides."""
+    letters may match a taught card's well). A card whose picture repeats itself gathers
+    loose matches, so there the number alone decides."""
     if inliers >= SURE_INLIERS or (repetitive and inliers >= REPETITIVE_INLIERS):
         return True
     share = AGREEING if inliers >= FEW_INLIERS else FEW_AGREEING
@@ -493,16 +493,18 @@ class TaughtCardReader:
                 # One card lying alone: its thumbnail says which few cards to try first.
                 among = self.index.shortlist(warp_quad(image, whole, THUMB))
                 matches = self.index.find(crop, mask, cards=1.0, card_px=card_px, among=among, most=1)
+            detected = False
             keypoints = None
             if not matches:
-                keypoints = self.index.detect(crop, mask, QUERY_FEATURES * cards)
+                keypoints, detected = self.index.detect(crop, mask, QUERY_FEATURES * cards), True
                 matches = self.index.find(crop, card_px=card_px, keypoints=keypoints) if keypoints else []
             in_frame = _in_frame(matches, zoom, (x0, y0))
             left = self._unexplained(blob, [m.corners for m in in_frame], context.card_px, (h, w))
             if left:
                 # A card-sized part no card explains: a card the quick search could not
                 # place, or one never taught. The thorough search tells them apart.
-                keypoints = keypoints or self.index.detect(crop, mask, QUERY_FEATURES * cards)
+                if not detected:
+                    keypoints = self.index.detect(crop, mask, QUERY_FEATURES * cards)
                 again = self.index.find(crop, card_px=card_px, thorough=True, keypoints=keypoints) if keypoints else []
                 if len(again) > len(matches):
                     in_frame = _in_frame(again, zoom, (x0, y0))
