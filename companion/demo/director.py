@@ -353,14 +353,12 @@ class LiveStage(Stage):
     """``companion demo``: the renderer's live frame source, read by the camera loop, and
     the simulated pads. Holds each state long enough for the camera to settle on it."""
 
-    def __init__(self, referee: Any, source: Any, pads: Any, hold_s: float = 2.5, hands_s: float = 0.8,
-                 seen_timeout_s: float = 20.0) -> None:
+    def __init__(self, referee: Any, source: Any, pads: Any, hold_s: float = 2.5, hands_s: float = 0.8) -> None:
         self.referee = referee
         self.source = source
         self.pads = pads
         self.hold_s = hold_s
         self.hands_s = hands_s
-        self.seen_timeout_s = seen_timeout_s
         self.stopping = False
 
     def now_ns(self) -> int:
@@ -378,22 +376,8 @@ class LiveStage(Stage):
             self.source.set_state(world.table_state(hands))
             self._sleep(self.hands_s)
         if settle:
-            shown = self.source.set_state(world.table_state())
+            self.source.set_state(world.table_state())
             self._sleep(self.hold_s)
-            self._until_seen(shown)
-
-    def _until_seen(self, frame: int) -> None:
-        """Players wait for the referee: until the camera has settled on frame ``frame`` or a
-        later one (a slow machine, or the first frames while the reader warms up, take
-        longer than ``hold_s``), at most ``seen_timeout_s``."""
-        deadline = time.monotonic() + self.seen_timeout_s
-        while time.monotonic() < deadline:
-            camera = self.referee.camera or {}
-            if camera.get("stable") and camera.get("frame", -1) >= frame:
-                return
-            self._sleep(0.1)
-        log.warning("demo: the camera has not settled on frame %d after %.0f s; playing on", frame,
-                    self.seen_timeout_s)
 
     def slap(self, presses: Sequence[tuple[int, int]]) -> None:
         # Stamped as the kernel would stamp it: the instant of the edge, not of the call. A

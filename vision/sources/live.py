@@ -60,12 +60,10 @@ class RendererSource(FrameSource):
         with self._lock:
             return self._state
 
-    def set_state(self, state: TableState) -> int:
-        """What the next frames show. Returns the index of the first frame sure to show it
-        (a frame being drawn right now may still show the state before)."""
+    def set_state(self, state: TableState) -> None:
+        """What the next frames show."""
         with self._lock:
             self._state = state
-            return self._index + 1
 
     def read(self, timeout: float | None = None) -> Frame:
         state = self.state
