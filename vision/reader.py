@@ -13,6 +13,7 @@ handed out again at the cost of a small frame difference.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -147,17 +148,24 @@ class CardReader:
         return mask
 
     def find(self, image: np.ndarray, calibration: Calibration | None = None,
-             regions: tuple[Region, ...] | None = None) -> list[FoundCard]:
+             regions: tuple[Region, ...] | None = None, kept: Sequence[FoundCard] = ()) -> list[FoundCard]:
         """Every card in ``image`` (face-up ones by their indices; with a calibrated mat,
-        face-down ones too). ``regions``: look only there for indices."""
+        face-down ones too). ``regions``: look only there for indices; ``kept``: the face-up
+        cards an earlier read found outside them, still there. Backs are looked for on the
+        whole mat every time, round all the face-up cards: a pile read wrong while a hand
+        was near it is read right once the table settles again."""
         view = self._mat_view(calibration) if calibration is not None else None
         faces = self.finder.find(image, self._search(view), self._mask(image.shape, view, regions),
                                  view.card_size_px[1] if view is not None else None)
+        if regions is not None:
+            faces = [c for c in faces if _touches(c, regions)]
+        if view is not None and calibration is not None:
+            for card in faces:
+                if len(card.indices) == 1:
+                    card.corners = mat_outline(card, calibration, self.shape)
+        faces = [*kept, *faces]
         if view is None or calibration is None:
             return faces
-        for card in faces:
-            if len(card.indices) == 1:
-                card.corners = mat_outline(card, calibration, self.shape)
         return faces + find_backs(image, view, faces)
 
     def read_image(self, image: np.ndarray, t_ns: int = 0, frame_index: int = 0) -> Observation:
@@ -191,12 +199,8 @@ class CardReader:
         regions = report.changed if previous is not None else None
         if regions is not None and _covers(regions, frame.size) > 0.5:
             regions = None  # most of the table changed: one full read is cheaper
-        if regions is None:
-            cards = self.find(frame.image, calibration)
-        else:
-            fresh = self.find(frame.image, calibration, regions)
-            kept = [c for c in self._cache.cards if not _touches(c, regions)]
-            cards = kept + [c for c in fresh if _touches(c, regions)]
+        kept = [] if regions is None else [c for c in self._cache.cards if c.indices and not _touches(c, regions)]
+        cards = self.find(frame.image, calibration, regions, kept)
         observation = self._observation(cards, calibration, frame.t_ns, frame.index, stable=True)
         changed = changed_zones(previous, observation) if previous is not None else tuple(observation.zones())
         observation = replace(observation, changed_zones=changed)

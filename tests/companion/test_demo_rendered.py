@@ -34,3 +34,37 @@ def test_the_rendered_story_is_refereed_right(tmp_path, seed, effects):
         assert mine.outcome().winners == truth.outcome().winners
     assert table.match.totals() == {0: 18, 1: 31, 2: 24, 3: 47}
     assert stage.frame_index > 100
+
+
+class _Shown(RenderedStage):
+    """Keeps what the director shows instead of referee-ing it."""
+
+    def __init__(self):
+        self.states = []
+
+    def show(self, world, hands=(), *, settle=True):
+        if hands:
+            self.states.append(world.table_state(hands))
+        if settle:
+            self.states.append(world.table_state())
+
+
+def test_a_camera_that_starts_under_the_dealers_hand_reads_the_whole_deal_once_it_has_gone():
+    # The first still frames show the dealer's hand over the discard, which hides part of
+    # the draw pile from the back finder; once the hand has gone, the whole mat is known.
+    from companion.demo.director import ROUND_1
+    from vision.reader import CardReader
+    from vision.sources.live import RendererSource
+
+    shown = _Shown()
+    Director(shown, LAYOUT).deal(ROUND_1)
+    under_hand, dealt = shown.states
+    source = RendererSource(LAYOUT, state=under_hand, seed=11)
+    reader = CardReader(LAYOUT)
+    first = [reader.read(source.read()) for _ in range(5)]
+    assert "draw" not in {c.zone for c in first[-1].cards}  # what the hand hid
+    source.set_state(dealt)
+    after = [reader.read(source.read()) for _ in range(8)]
+    zones = [c.zone for c in after[-1].cards]
+    assert "draw" in zones and zones.count("discard") == 1
+    assert sum(z.startswith("seat") for z in zones if z) == 16
