@@ -21,7 +21,8 @@ import resource  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
-from dataclasses import dataclass  # noqa: E402
+from collections import Counter  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import cv2  # noqa: E402
@@ -29,7 +30,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.cards import BACK  # noqa: E402
+from companion.cards import BACK, JOKER  # noqa: E402
 from vision.cards.classical import ClassicalReader, templates_from_faces  # noqa: E402
 from vision.frame import Frame  # noqa: E402
 from vision.mat import mat_layout  # noqa: E402
@@ -57,10 +58,30 @@ class SceneTally:
     extra: int = 0
     empty_scenes: int = 0
     empty_reports: int = 0
+    misses: Counter[str] = field(default_factory=Counter)
+    """Face-up cards with an index in view read wrong, by what went wrong (see :func:`miss_kind`)."""
 
     def add(self, other: SceneTally) -> None:
         for k in self.__dataclass_fields__:
             setattr(self, k, getattr(self, k) + getattr(other, k))
+
+
+def miss_kind(truth: str, reported: str | None) -> str:
+    """What went wrong reading a face-up card ``truth`` as ``reported`` (None: nothing
+    reported there): ``missed``, ``as back``, ``joker misread`` (a joker read as a card),
+    ``read as joker``, ``clubs/spades`` (the rank right, a club for a spade or back),
+    ``suit`` (another suit mix-up), ``rank``."""
+    if reported is None:
+        return "missed"
+    if reported == BACK:
+        return "as back"
+    if truth == JOKER:
+        return "joker misread"
+    if reported == JOKER:
+        return "read as joker"
+    if reported[0] != truth[0]:
+        return "rank"
+    return "clubs/spades" if {reported[1], truth[1]} == {"c", "s"} else "suit"
 
 
 def _card_width(t: CardTruth) -> float:
@@ -107,6 +128,8 @@ def score_scene(truth: tuple[CardTruth, ...], cards: list[CardSighting]) -> Scen
         if not t.face_up or max(t.index_visible) < 0.9:
             continue
         right = j is not None and cards[j].code == t.code
+        if not right:
+            tally.misses[miss_kind(t.code, None if j is None else cards[j].code)] += 1
         if t.covered:
             tally.fanned += 1
             tally.fanned_right += int(right)
@@ -299,6 +322,9 @@ def main(argv: list[str] | None = None) -> int:
                         ("face-up vs face-down right   ", "sides_right", "sides")):
         print(f"  {label}: {_pct(getattr(t, a), getattr(t, b))} | {_pct(getattr(still, a), getattr(still, b))}")
     print(f"  reported cards matching none : {t.extra} | {still.extra}")
+    kinds = sorted(t.misses, key=lambda k: -t.misses[k])
+    print("  misses by kind               : " + ", ".join(f"{k} {t.misses[k]}" for k in kinds)
+          + " | " + ", ".join(f"{k} {still.misses[k]}" for k in kinds))
     print(f"  empty mats: {t.empty_reports} card(s) reported on {t.empty_scenes} empty mats")
     if not args.skip_real:
         real_accuracy()
