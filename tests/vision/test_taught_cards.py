@@ -13,6 +13,7 @@ from vision.render.croks import CARD_MM, crok_piece, invented_croks, random_batt
 from vision.render.effects import Effects
 from vision.render.scene import Scene
 from vision.taught.cards import TaughtCardReader, inside_quad, read_master_crok
+from vision.taught import lone
 from vision.taught.defaults import default_deck
 from vision.taught.teach import deck_problems, lookalike, shown_again, without
 
@@ -99,7 +100,7 @@ def test_a_card_the_quick_search_misses_is_found_by_the_thorough_one(cards, layo
 
     def quick_finds_nothing(self, *args, thorough=False, **kwargs):
         searches.append(thorough)
-        return real_find(self, *args, thorough=thorough, **kwargs) if thorough or kwargs.get("among") else []
+        return real_find(self, *args, thorough=thorough, **kwargs) if thorough else []
 
     monkeypatch.setattr(type(index), "find", quick_finds_nothing)
     obs = reader.read_image(shot.image)
@@ -180,3 +181,33 @@ def test_two_readers_of_one_deck_read_a_frame_alike(cards, deck, layout, rendere
     first, second = (TaughtCardReader(deck, layout).read_image(shot.image) for _ in range(2))
     assert [(s.code, s.corners) for s in first.cards] == [(s.code, s.corners) for s in second.cards]
     assert {s.code for s in first.cards} == {cards[2]["id"], cards[6]["id"]}
+
+
+def test_a_card_lying_alone_is_named_at_its_keypoints_places_without_the_deck_search(
+        cards, layout, reader, renderer, monkeypatch):
+    # The whole-deck search is made to fail loudly: lone cards must not need it, a taught
+    # one is named (either way up, its outline from its own top-left corner) and a card
+    # nobody taught is reported unknown.
+    def no_search(*args, **kwargs):
+        raise AssertionError("a lone card went to the whole-deck search")
+
+    monkeypatch.setattr(type(reader.index), "find", no_search)
+    stranger = invented_croks(1, seed=21)[0]
+    pieces = [crok_piece(cards[6], 120.0, 140.0, 3.0), crok_piece(cards[8], 300.0, 140.0, 184.0),
+              crok_piece(stranger, 215.0, 235.0, 95.0)]
+    shot = shoot(renderer, layout, pieces)
+    obs = reader.read_image(shot.image)
+    assert sightings_over(obs, shot.pieces[0]) == [cards[6]["id"]]
+    assert sightings_over(obs, shot.pieces[1]) == [cards[8]["id"]]
+    assert sightings_over(obs, shot.pieces[2]) == [None]
+    for truth in shot.pieces[:2]:
+        seen = next(s for s in obs.cards if s.code == truth.name)
+        assert np.linalg.norm(np.array(seen.corners[0]) - np.array(truth.corners[0])) < 8
+
+
+def test_bits_are_counted_alike_with_and_without_numpy_2():
+    rng = np.random.default_rng(5)
+    x = rng.integers(0, 256, (50, 32), dtype=np.uint8)
+    want = np.unpackbits(x, axis=1).sum(axis=1)
+    assert (lone._popcount(x) == want).all()
+    assert (lone._BITS[x].sum(axis=1) == want).all()

@@ -5,9 +5,10 @@ with up to about a third covered, and cards of no taught kind reported as unknow
    cloth: its colour is the frame's median), minus hands, is cut into blobs: one card,
    or several overlapping. A card far from the camera is enlarged to about the taught
    scale.
-2. **Which card.** ORB keypoints of the blob are matched to the taught cards' (VISION-NOTES
-   4.7). A card lying whole and alone is first tried against the two taught cards whose
-   thumbnails it resembles most; anything else against every taught card at once, through
+2. **Which card.** A card lying whole and alone is warped upright and named from its
+   keypoints at their places (:mod:`vision.taught.lone`): named, or unknown, at once.
+   Any other blob's ORB keypoints are matched to the taught cards' (VISION-NOTES 4.7),
+   against every taught card at once, through
    locality-sensitive hashing (a quick search; a thorough one when the quick one leaves a
    card-sized part of the blob unexplained), with a ratio test against the nearest
    keypoint of *another* card. Keypoints that several taught cards share (the deck's frame and labels) were
@@ -36,13 +37,13 @@ from vision.mat.layout import MatLayout
 from vision.observation import CardSighting, Observation
 from vision.stability import skin_mask
 from vision.taught.features import big_areas, largest_blob, orb, order_corners, warp_quad
+from vision.taught.lone import DISTINCT, THUMB, LoneCards, thumb_vector
 from vision.taught.store import TaughtDeck
 
 REF_PX_PER_MM = 3.0
 """Scale of a taught card's stored picture."""
 MATCH_PX_PER_MM = 2.4
 """A card that shows smaller in the frame is enlarged to this before its keypoints are found."""
-THUMB = (16, 22)
 SHARED_DISTANCE = 40
 """Hamming distance under which a keypoint of one taught card also belongs to another:
 the deck's common frame and text, useless to tell cards apart."""
@@ -77,8 +78,8 @@ REF_FEATURES = 500
 """ORB keypoints looked for on a taught card's picture."""
 QUERY_FEATURES = 800
 """ORB keypoints looked for per card's area of a blob in the frame."""
-WHOLE_CARD_FEATURES = 500
-"""ORB keypoints looked for on a card lying alone (checked against a shortlist first)."""
+LEAST_FEATURES = 500
+"""ORB keypoints looked for on the smallest blob."""
 WORK_SCALE = 0.5
 
 
@@ -120,11 +121,13 @@ class DeckIndex:
         if not descriptors:
             raise ValueError(f"deck {deck.name!r}: no card has any detail a camera can match")
         pts, desc, owner = np.vstack(points), np.vstack(descriptors), np.concatenate(owners)
-        keep = self._distinctive(desc, owner)
+        apart = self._apart(desc, owner)
+        keep = apart >= SHARED_DISTANCE
         self.points, self.descriptors, self.owner = pts[keep], desc[keep], owner[keep]
         self.keypoints_per_card = np.bincount(self.owner, minlength=len(deck.cards))
-        self._ranges = np.concatenate([[0], np.cumsum(self.keypoints_per_card)])
-        self.thumbs = np.stack([_thumb_vector(t) for t in deck.colour])
+        distinct = apart >= DISTINCT
+        self.lone = LoneCards(pts[distinct], desc[distinct], owner[distinct],
+                              np.stack([thumb_vector(t) for t in deck.colour]), self.size)
         self._bf = cv2.BFMatcher(cv2.NORM_HAMMING)
         self.repetitive = self._repetitive()
         # Locality-sensitive hashing finds the nearest binary descriptors several times
@@ -140,19 +143,19 @@ class DeckIndex:
         self.detector = orb(QUERY_FEATURES)
 
     @staticmethod
-    def _distinctive(desc: np.ndarray, owner: np.ndarray) -> np.ndarray:
-        """Keypoints that no other card has too: the deck's frame and labels are on every
-        card, tell no card from another, and would let an untaught card of the game look
-        taught."""
-        keep = np.ones(len(desc), bool)
+    def _apart(desc: np.ndarray, owner: np.ndarray) -> np.ndarray:
+        """Per keypoint, the Hamming distance to the nearest keypoint of another card. The
+        near ones (the deck's frame and labels, on every card) tell no card from another
+        and would let an untaught card of the game look taught."""
+        apart = np.full(len(desc), 256.0)
         matcher = cv2.BFMatcher(cv2.NORM_HAMMING)
         for card in np.unique(owner):
             mine, others = owner == card, owner != card
             if not others.any():
                 continue
             nearest = matcher.match(desc[mine], desc[others])
-            keep[np.flatnonzero(mine)] = np.array([m.distance for m in nearest]) >= SHARED_DISTANCE
-        return keep
+            apart[np.flatnonzero(mine)] = [m.distance for m in nearest]
+        return apart
 
     def _repetitive(self) -> np.ndarray:
         """Per card, whether its picture repeats itself (a back printed with one pattern all
@@ -170,47 +173,35 @@ class DeckIndex:
             out[card] = len(far) > 0.2 * len(mine)
         return out
 
-    def shortlist(self, upright: np.ndarray, most: int = 2) -> list[int]:
-        """The taught cards whose thumbnails a whole card, warped upright (BGR, either way
-        up), looks most like: the few worth checking first."""
-        small = cv2.resize(upright, THUMB, interpolation=cv2.INTER_AREA)
-        d = np.minimum(*(((self.thumbs - _thumb_vector(v)) ** 2).sum(axis=1) for v in (small, small[::-1, ::-1])))
-        return [int(c) for c in np.argsort(d)[:most]]
-
     def detect(self, grey: np.ndarray, mask: np.ndarray | None, wanted: float) -> Keypoints | None:
         """About ``wanted`` ORB keypoints of ``grey`` (where ``mask`` allows): their
         positions and descriptors, or None when too few to name any card."""
-        self.detector.setMaxFeatures(int(np.clip(wanted, WHOLE_CARD_FEATURES, 8 * QUERY_FEATURES)))
+        self.detector.setMaxFeatures(int(np.clip(wanted, LEAST_FEATURES, 8 * QUERY_FEATURES)))
         kps, desc = self.detector.detectAndCompute(grey, mask)
         if desc is None or len(kps) < MIN_INLIERS:
             return None
         return np.array([k.pt for k in kps], np.float32), desc
 
     def find(self, grey: np.ndarray, mask: np.ndarray | None = None, most: int = 6, cards: float = 1.0,
-             card_px: float | None = None, among: list[int] | None = None, thorough: bool = False,
+             card_px: float | None = None, thorough: bool = False,
              keypoints: Keypoints | None = None) -> list[CardMatch]:
         """Taught cards in ``grey`` (where ``mask`` allows), best first; each keypoint of
         the picture serves one card only. ``cards``: about how many cards' area the picture
         holds (more keypoints are looked for in a bigger one); ``card_px``: a card's area
         in the picture's pixels, when the mat says it (a found card must have about it);
-        ``among``: look only for these cards (a quick first try); ``thorough``: search the
+        ``thorough``: search the
         whole deck harder (slower), for what a first search left unexplained;
         ``keypoints``: the picture's, when :meth:`detect` already found them."""
         if keypoints is None:
-            keypoints = self.detect(grey, mask, WHOLE_CARD_FEATURES if among is not None else QUERY_FEATURES * cards)
+            keypoints = self.detect(grey, mask, QUERY_FEATURES * cards)
             if keypoints is None:
                 return []
         query, desc = keypoints
-        if among is None:
-            rows = np.arange(len(self.owner))
-            lsh = self.thorough if thorough else self.quick
-            nearest, distance = lsh.knnSearch(desc, NEIGHBOURS, params=LSH_SEARCH)
-        else:
-            # A shortlist is small: every one of its keypoints is tried.
-            rows = np.concatenate([np.arange(self._ranges[c], self._ranges[c + 1]) for c in among])
-            distance, nearest = cv2.batchDistance(desc, self.descriptors[rows], cv2.CV_32S,
-                                                  normType=cv2.NORM_HAMMING, K=min(NEIGHBOURS, len(rows)))
-        q, r = self._ratio_test(np.asarray(nearest), np.asarray(distance), rows)
+        if len(query) < MIN_INLIERS:
+            return []
+        lsh = self.thorough if thorough else self.quick
+        nearest, distance = lsh.knnSearch(desc, NEIGHBOURS, params=LSH_SEARCH)
+        q, r = self._ratio_test(np.asarray(nearest), np.asarray(distance))
         found: list[CardMatch] = []
         free = np.ones(len(query), bool)
         failed: set[int] = set()
@@ -232,16 +223,16 @@ class DeckIndex:
             free &= ~used & ~(mine & inside_quad(query, match.corners))
         return found
 
-    def _ratio_test(self, nearest: np.ndarray, distance: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, ...]:
+    def _ratio_test(self, nearest: np.ndarray, distance: np.ndarray) -> tuple[np.ndarray, ...]:
         """The picture's keypoints whose nearest taught keypoint is clearly nearer than the
         nearest one of *another* card (a card's own repeated pattern, a back's scales, is
         for the fit to sort out): their indices and their taught keypoints' indices.
-        ``nearest`` and ``distance``: (keypoints, k) neighbours in ``rows``, nearest first
-        (-1 where the search found fewer)."""
+        ``nearest`` and ``distance``: (keypoints, k) neighbours, nearest first (-1 where
+        the search found fewer)."""
         if nearest.size == 0:
             return np.zeros(0, int), np.zeros(0, int)
-        found = (nearest >= 0) & (nearest < len(rows))
-        train = rows[np.where(found, nearest, 0)]
+        found = (nearest >= 0) & (nearest < len(self.owner))
+        train = np.where(found, nearest, 0)
         owner = np.where(found, self.owner[train], -1)
         other = found & (owner != owner[:, :1])
         other[:, 0] = False
@@ -318,14 +309,6 @@ class DeckIndex:
         a, b = pts - np.roll(pts, 1, axis=0), np.roll(pts, -1, axis=0) - pts
         cos = np.abs((a * b).sum(axis=1)) / np.maximum(np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1), 1e-9)
         return pts if cos.max() < np.sin(np.radians(MAX_SKEW_DEG)) else None
-
-
-def _thumb_vector(thumb: np.ndarray) -> np.ndarray:
-    """A thumbnail as a light-normalised Lab vector: a dimmer room does not move it."""
-    lab = cv2.cvtColor(np.ascontiguousarray(thumb), cv2.COLOR_BGR2LAB).astype(np.float32)
-    lab -= lab.reshape(-1, 3).mean(axis=0)
-    lab[..., 0] /= max(float(lab[..., 0].std()), 4.0) / 20.0
-    return lab.ravel()
 
 
 def agreed(inliers: int, matches: int, repetitive: bool = False) -> bool:
@@ -466,52 +449,65 @@ class TaughtCardReader:
         fg = foreground(image, context.sheet, context.card_px)
         found: list[CardMatch] = []
         unknown: list[np.ndarray] = []
-        h, w = grey.shape
         for blob in card_blobs(fg, context.card_px):
-            x, y, bw, bh = cv2.boundingRect(blob.astype(np.int32))
-            pad = 6
-            x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(w, x + bw + pad), min(h, y + bh + pad)
-            mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-            cv2.fillPoly(mask, [np.round(blob - [x0, y0]).astype(np.int32)], 255)
-            mask = cv2.dilate(mask, np.ones((9, 9), np.uint8))
             area = cv2.contourArea(blob.astype(np.float32))
-            cards = area / context.card_px if context.card_px else 1.0
-            crop = np.ascontiguousarray(grey[y0:y1, x0:x1])
-            # A card far from the camera is small: enlarged to about the taught scale, its
-            # keypoints are found at the same detail as the taught picture's.
-            zoom = 1.0
-            if context.card_px:
-                zoom = float(np.clip(MATCH_PX_PER_MM / np.sqrt(context.card_px / np.prod(self.deck.card_mm)),
-                                     1.0, 2.5))
-            if zoom > 1.05:
-                crop = cv2.resize(crop, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
-                mask = cv2.resize(mask, (crop.shape[1], crop.shape[0]), interpolation=cv2.INTER_NEAREST)
-            card_px = context.card_px * zoom * zoom if context.card_px else None
-            matches: list[CardMatch] = []
             whole = whole_card(blob, area, context.card_px, self.deck.card_mm)
             if whole is not None:
-                # One card lying alone: its thumbnail says which few cards to try first.
-                among = self.index.shortlist(warp_quad(image, whole, THUMB))
-                matches = self.index.find(crop, mask, cards=1.0, card_px=card_px, among=among, most=1)
-            detected = False
-            keypoints = None
-            if not matches:
-                keypoints, detected = self.index.detect(crop, mask, QUERY_FEATURES * cards), True
-                matches = self.index.find(crop, card_px=card_px, keypoints=keypoints) if keypoints else []
-            in_frame = _in_frame(matches, zoom, (x0, y0))
-            left = self._unexplained(blob, [m.corners for m in in_frame], context.card_px, (h, w))
-            if left:
-                # A card-sized part no card explains: a card the quick search could not
-                # place, or one never taught. The thorough search tells them apart.
-                if not detected:
-                    keypoints = self.index.detect(crop, mask, QUERY_FEATURES * cards)
-                again = self.index.find(crop, card_px=card_px, thorough=True, keypoints=keypoints) if keypoints else []
-                if len(again) > len(matches):
-                    in_frame = _in_frame(again, zoom, (x0, y0))
-                    left = self._unexplained(blob, [m.corners for m in in_frame], context.card_px, (h, w))
+                # One card lying alone: named from its keypoints at their places, or unknown.
+                lone = self.index.lone.name(warp_quad(image, whole, self.index.size))
+                if lone is None:
+                    unknown.append(whole)
+                else:
+                    corners = np.roll(whole, -2, axis=0) if lone.half_turn else whole
+                    found.append(CardMatch(lone.card, corners, lone.inliers, lone.matches))
+                continue
+            in_frame, left = self._overlapping(grey, blob, area, context)
             found.extend(in_frame)
             unknown.extend(left)
         return found, unknown, context
+
+    def _overlapping(self, grey: np.ndarray, blob: np.ndarray, area: float,
+                     context: MatContext) -> tuple[list[CardMatch], list[np.ndarray]]:
+        """The taught cards in a blob that is not one card lying alone (cards overlapping,
+        a card partly covered), and the outlines of its unknown cards."""
+        h, w = grey.shape
+        x, y, bw, bh = cv2.boundingRect(blob.astype(np.int32))
+        pad = 6
+        x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(w, x + bw + pad), min(h, y + bh + pad)
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillPoly(mask, [np.round(blob - [x0, y0]).astype(np.int32)], 255)
+        mask = cv2.dilate(mask, np.ones((9, 9), np.uint8))
+        cards = area / context.card_px if context.card_px else 1.0
+        crop = np.ascontiguousarray(grey[y0:y1, x0:x1])
+        # A card far from the camera is small: enlarged to about the taught scale, its
+        # keypoints are found at the same detail as the taught picture's.
+        zoom = 1.0
+        if context.card_px:
+            zoom = float(np.clip(MATCH_PX_PER_MM / np.sqrt(context.card_px / np.prod(self.deck.card_mm)), 1.0, 2.5))
+        if zoom > 1.05:
+            crop = cv2.resize(crop, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
+            mask = cv2.resize(mask, (crop.shape[1], crop.shape[0]), interpolation=cv2.INTER_NEAREST)
+        card_px = context.card_px * zoom * zoom if context.card_px else None
+        keypoints = self.index.detect(crop, mask, QUERY_FEATURES * cards)
+        if keypoints is None:
+            return [], self._unexplained(blob, [], context.card_px, (h, w))
+        matches = self.index.find(crop, card_px=card_px, keypoints=keypoints)
+        in_frame = _in_frame(matches, zoom, (x0, y0))
+        left = self._unexplained(blob, [m.corners for m in in_frame], context.card_px, (h, w))
+        if left:
+            # A card-sized part no card explains: a card the quick search could not place,
+            # or one never taught. The thorough search tells them apart, on the keypoints
+            # outside the cards already found (theirs are spent).
+            points, descriptors = keypoints
+            rest = np.ones(len(points), bool)
+            for match in matches:
+                rest &= ~inside_quad(points, match.corners)
+            more = self.index.find(crop, card_px=card_px, thorough=True, keypoints=(points[rest], descriptors[rest]))
+            more = [m for m in more if not any(_hidden_by(m.corners, f.corners) for f in matches)]
+            if more:
+                in_frame = _in_frame(matches + more, zoom, (x0, y0))
+                left = self._unexplained(blob, [m.corners for m in in_frame], context.card_px, (h, w))
+        return in_frame, left
 
     @staticmethod
     def _unexplained(blob: np.ndarray, outlines: list[np.ndarray], card_px: float | None,
