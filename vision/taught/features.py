@@ -100,3 +100,15 @@ def orb(features: int = 500, edge: int = 31, fast: int = 10, levels: int = 8) ->
     return cv2.ORB.create(nfeatures=features, scaleFactor=1.2, nlevels=levels, edgeThreshold=edge, patchSize=edge,
                           fastThreshold=fast)
 
+
+
+_BITS = np.array([bin(i).count("1") for i in range(256)], np.uint8)
+
+
+def hamming(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Hamming distances between the rows of two uint8 descriptor arrays of one shape
+    (numpy 2 counts the bits; numpy 1.24 looks them up)."""
+    x = np.bitwise_xor(a, b)
+    if hasattr(np, "bitwise_count"):
+        return np.asarray(np.bitwise_count(x).sum(axis=1, dtype=np.int32))
+    return np.asarray(_BITS[x].sum(axis=1, dtype=np.int32))

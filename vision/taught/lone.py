@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.taught.features import orb
+from vision.taught.features import hamming, orb
 
 THUMB = (16, 22)
 RADIUS = 12
@@ -131,7 +131,7 @@ class LoneCards:
             return None
         query = np.array([k.pt for k in kps], np.float32)
         qi, entry = self.pairs(query, self.shortlist(upright))
-        dist = _popcount(np.bitwise_xor(desc[qi], self.descriptors[entry]))
+        dist = hamming(desc[qi], self.descriptors[entry])
         close = dist < NEAR
         qi, entry, dist = qi[close], entry[close], dist[close]
         if len(qi) < INLIERS:
@@ -166,11 +166,3 @@ class LoneCards:
 
 _AROUND = np.array(np.meshgrid([-1, 0, 1], [-1, 0, 1])).reshape(2, 1, 9)
 """Offsets of a grid cell and its eight neighbours (x row, y row)."""
-_BITS = np.array([bin(i).count("1") for i in range(256)], np.uint8)
-
-
-def _popcount(x: np.ndarray) -> np.ndarray:
-    """Set bits per row of a uint8 array (numpy 2 counts them; numpy 1.24 looks them up)."""
-    if hasattr(np, "bitwise_count"):
-        return np.asarray(np.bitwise_count(x).sum(axis=1, dtype=np.int32))
-    return np.asarray(_BITS[x].sum(axis=1, dtype=np.int32))
