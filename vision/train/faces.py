@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from companion.cards import JOKER, RANKS
-from vision.render.faces import PIP_SPOTS
+from vision.render.faces import JOKER_TEXT, PIP_SPOTS, draw_glyph
 from vision.render.pips import suit_polygons
 from vision.train import ttf
 from vision.train.ttf import system_fonts
@@ -234,18 +234,7 @@ def _draw_index(img: np.ndarray, code: str, style: DeckStyle, colour: tuple[int,
     cx = style.index_x * k
     top = style.index_top * k
     if code == JOKER:
-        # A vertical "JOKER", as most decks print it; its span runs from J to the last letter.
-        letter_h = rank_h * 0.55
-        letter_w = letter_h * style.rank_aspect * 0.85
-        step = letter_h * (1.0 + style.gap * 0.8)
-        centres = []
-        for i, ch in enumerate("JOKER"):
-            m = glyph_mask(ch, style, int(letter_h), int(letter_w))
-            y = top + i * step
-            _ink(img, m, int(cx - m.shape[1] / 2), int(y), colour)
-            centres.append(y + letter_h / 2)
-        # The classifier's "index" for a joker is its first two letters: J over O.
-        return Index((cx, (centres[0] + centres[1]) / 2), (0.0, 1.0), centres[1] - centres[0])
+        return _draw_joker_index(img, style, colour, rng)
     rank, suit = code[0], code[1]
     text = RANK_TEXT.get(rank, rank)
     aspect = style.rank_aspect * (1.55 if len(text) == 2 else 1.0)
@@ -260,6 +249,44 @@ def _draw_index(img: np.ndarray, code: str, style: DeckStyle, colour: tuple[int,
     rank_cy = top + rank_h / 2
     suit_cy = suit_top + suit_h / 2
     return Index((cx, (rank_cy + suit_cy) / 2), (0.0, 1.0), suit_cy - rank_cy)
+
+
+RENDER_FONTS = FONTS[:4]
+"""The Hershey fonts the project's renderer draws its decks' indices in."""
+
+
+def _draw_joker_index(img: np.ndarray, style: DeckStyle, colour: tuple[int, int, int],
+                      rng: np.random.Generator) -> Index:
+    """A vertical "JOKER", as most decks print it; the classifier's "index" for a joker is
+    its first two letters, J over O. Half the time the letters are the project's renderer's
+    own (``vision.render.faces``: a Hershey font at the index's stroke, 0.55 of the rank's
+    height, 0.6 mm apart), which are bolder and more run together than the deck's rank
+    glyphs scaled down."""
+    k = PX_PER_MM
+    rank_h = style.rank_h * k
+    cx = style.index_x * k
+    top = style.index_top * k
+    letter_h = rank_h * 0.55
+    centres = []
+    if rng.random() < 0.5:
+        font = int(rng.choice(RENDER_FONTS))
+        italic = int(rng.random() < 0.2)
+        thick = max(1, int(round(style.rank_h * rng.uniform(0.09, 0.19) * k)))
+        step = int(letter_h) + max(1, int(round(rng.uniform(0.4, 0.8) * k)))
+        for i, ch in enumerate(JOKER_TEXT):
+            m = draw_glyph((font, italic, thick, int(letter_h), int(3 * letter_h), ch))
+            y = top + i * step
+            _ink(img, m, int(cx - m.shape[1] / 2), int(y), colour)
+            centres.append(y + int(letter_h) / 2)
+    else:
+        letter_w = letter_h * style.rank_aspect * 0.85
+        step = letter_h * (1.0 + style.gap * 0.8)
+        for i, ch in enumerate(JOKER_TEXT):
+            m = glyph_mask(ch, style, int(letter_h), int(letter_w))
+            y = top + i * step
+            _ink(img, m, int(cx - m.shape[1] / 2), int(y), colour)
+            centres.append(y + letter_h / 2)
+    return Index((cx, (centres[0] + centres[1]) / 2), (0.0, 1.0), centres[1] - centres[0])
 
 
 def _court_art(img: np.ndarray, style: DeckStyle, colour: tuple[int, int, int], suit: str,
