@@ -76,8 +76,11 @@ MAX_SKEW_DEG = 20.0
 FOREGROUND = 28.0
 REF_FEATURES = 500
 """ORB keypoints looked for on a taught card's picture."""
-QUERY_FEATURES = 800
+QUERY_FEATURES = 600
 """ORB keypoints looked for per card's area of a blob in the frame."""
+QUERY_LEVELS = 5
+"""ORB pyramid levels of a blob: it is enlarged to about the taught scale, so the coarsest
+levels of the taught pictures' eight find nothing more."""
 LEAST_FEATURES = 500
 """ORB keypoints looked for on the smallest blob."""
 WORK_SCALE = 0.5
@@ -140,7 +143,7 @@ class DeckIndex:
         cv2.setRNGSeed(LSH_SEED)
         self.quick = cv2.flann_Index(self.descriptors, QUICK_LSH)  # type: ignore[attr-defined]
         self.thorough = cv2.flann_Index(self.descriptors, THOROUGH_LSH)  # type: ignore[attr-defined]
-        self.detector = orb(QUERY_FEATURES)
+        self.detector = orb(QUERY_FEATURES, levels=QUERY_LEVELS)
 
     @staticmethod
     def _apart(desc: np.ndarray, owner: np.ndarray) -> np.ndarray:

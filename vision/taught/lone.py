@@ -24,6 +24,7 @@ THUMB = (16, 22)
 RADIUS = 12
 """Pixels (at the taught scale) a keypoint may lie from its place on the taught picture:
 the outline is found at half the frame's resolution, and the camera tips a few degrees."""
+CELL = 2 * RADIUS
 CANDIDATES = 6
 """(card, half turn) pairs, those whose thumbnails look most alike, that are checked."""
 FEATURES = 400
@@ -79,7 +80,9 @@ class LoneCards:
         turned = np.column_stack([w - 1 - points[:, 0], h - 1 - points[:, 1]])
         pts = np.vstack([points, turned]).astype(np.float32)
         candidate = np.concatenate([owner * 2, owner * 2 + 1]).astype(np.int64)
-        self.nx, self.ny = w // RADIUS + 1, h // RADIUS + 1
+        # Grid cells of twice the radius: the four cells round a point hold every entry
+        # within the radius of it.
+        self.nx, self.ny = w // CELL + 1, h // CELL + 1
         # Entries sorted by (candidate, grid cell): each pair's entries are one run, found
         # by lookup; one more, empty, run at the end stands for cells off the card.
         key = candidate * (self.nx * self.ny) + self._cell(pts)
@@ -92,8 +95,8 @@ class LoneCards:
         self.detector = orb(FEATURES, levels=LEVELS)
 
     def _cell(self, pts: np.ndarray) -> np.ndarray:
-        gx = np.clip(pts[:, 0] // RADIUS, 0, self.nx - 1).astype(np.int64)
-        gy = np.clip(pts[:, 1] // RADIUS, 0, self.ny - 1).astype(np.int64)
+        gx = np.clip(pts[:, 0] // CELL, 0, self.nx - 1).astype(np.int64)
+        gy = np.clip(pts[:, 1] // CELL, 0, self.ny - 1).astype(np.int64)
         return gy * self.nx + gx
 
     def shortlist(self, upright: np.ndarray) -> np.ndarray:
@@ -107,8 +110,8 @@ class LoneCards:
     def pairs(self, query: np.ndarray, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(query keypoint, entry) for every taught keypoint of ``candidates`` within
         ``RADIUS`` of a query keypoint (``query``: (N, 2) upright-card pixels)."""
-        gx = (query[:, 0] // RADIUS).astype(np.int64)[:, None] + _AROUND[0]
-        gy = (query[:, 1] // RADIUS).astype(np.int64)[:, None] + _AROUND[1]
+        gx = ((query[:, 0] - RADIUS) // CELL).astype(np.int64)[:, None] + _AROUND[0]
+        gy = ((query[:, 1] - RADIUS) // CELL).astype(np.int64)[:, None] + _AROUND[1]
         off = (gx < 0) | (gx >= self.nx) | (gy < 0) | (gy >= self.ny)
         runs = (gy * self.nx + gx)[..., None] + (candidates * (self.nx * self.ny))[None, None, :]
         runs = np.where(off[..., None], len(self._count) - 1, runs).ravel()
@@ -117,8 +120,9 @@ class LoneCards:
         qi = np.repeat(np.repeat(np.arange(len(query)), runs.size // max(len(query), 1)), count)
         # A run's entries: its start, then one after the other.
         entry = np.repeat(self._start[runs] - (np.cumsum(count) - count), count) + np.arange(total)
-        d = self.points[entry] - query[qi]
-        near = (d * d).sum(axis=1) <= RADIUS * RADIUS
+        dx = self.points[entry, 0] - query[qi, 0]
+        dy = self.points[entry, 1] - query[qi, 1]
+        near = dx * dx + dy * dy <= RADIUS * RADIUS
         return qi[near], entry[near]
 
     def name(self, upright: np.ndarray) -> LoneMatch | None:
@@ -164,5 +168,5 @@ class LoneCards:
         return LoneMatch(best // 2, bool(best % 2), agree, int(sel.sum()))
 
 
-_AROUND = np.array(np.meshgrid([-1, 0, 1], [-1, 0, 1])).reshape(2, 1, 9)
-"""Offsets of a grid cell and its eight neighbours (x row, y row)."""
+_AROUND = np.array(np.meshgrid([0, 1], [0, 1])).reshape(2, 1, 4)
+"""Offsets of the four grid cells from the one holding a point's top-left reach (x row, y row)."""
