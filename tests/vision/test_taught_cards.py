@@ -163,6 +163,8 @@ def test_teaching_checks_catch_a_card_shown_twice(deck):
                          deck.card_mm, deck.px_per_mm)
     problems = deck_problems(doubled)
     assert any(twin in p and "copy" in p for p in problems)
+    assert any(p.startswith("copy: too little detail of its own") for p in problems)
+    assert not any("too little detail" in p for p in deck_problems(deck))
 
 
 def test_a_card_mostly_under_another_cannot_be_named():

@@ -76,6 +76,7 @@ class LoneCards:
         self.size = size
         self.thumbs = thumbs
         cards = len(thumbs)
+        self.keypoints_per_card = np.bincount(owner, minlength=cards)
         # An entry per taught keypoint and half turn; its candidate is card * 2 + half turn.
         turned = np.column_stack([w - 1 - points[:, 0], h - 1 - points[:, 1]])
         pts = np.vstack([points, turned]).astype(np.float32)

@@ -268,7 +268,9 @@ def deck_problems(deck: TaughtDeck) -> list[str]:
     its own to be found when partly covered, or a card that, were it not taught, would
     be read as another (two cards that look alike)."""
     problems = []
-    counts = DeckIndex(deck).keypoints_per_card
+    index = DeckIndex(deck)
+    # A card lying alone is named from the keypoints no other card has anywhere (fewer).
+    counts = np.minimum(index.keypoints_per_card, index.lone.keypoints_per_card)
     for i, card_id in enumerate(deck.ids):
         if counts[i] < MIN_KEYPOINTS:
             problems.append(f"{card_id}: too little detail of its own ({counts[i]} points): "
