@@ -12,8 +12,8 @@ from vision.render.camera import overhead_camera
 from vision.render.croks import CARD_MM, crok_piece, invented_croks, random_battle
 from vision.render.effects import Effects
 from vision.render.scene import Scene
-from vision.taught.cards import TaughtCardReader, inside_quad, read_master_crok
 from vision.taught import features
+from vision.taught.cards import TaughtCardReader, inside_quad, read_master_crok
 from vision.taught.defaults import default_deck
 from vision.taught.teach import deck_problems, lookalike, shown_again, without
 
