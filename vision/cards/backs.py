@@ -55,9 +55,10 @@ def find_backs(image: np.ndarray, view: MatView, faces: list[FoundCard],
     if not sheet.any():
         return []
     ref = _mat_colour(lab, sheet > 0)
-    diff = lab - ref
-    dist = np.sqrt(0.5 * diff[..., 0] ** 2 + diff[..., 1] ** 2 + diff[..., 2] ** 2)
-    fg = ((dist > 28) & (sheet > 0)).astype(np.uint8) * 255
+    # Squared distances (no square roots over the frame), on each channel's own plane.
+    light, a, b = cv2.split(lab - ref)
+    chroma2 = a * a + b * b
+    fg = ((0.5 * light * light + chroma2 > 28**2) & (sheet > 0)).astype(np.uint8) * 255
     for outline in view.marker_outlines:
         centre = outline.mean(axis=0)
         grown = centre + (outline - centre) * 1.5  # the marker and its white quiet zone
@@ -74,8 +75,7 @@ def find_backs(image: np.ndarray, view: MatView, faces: list[FoundCard],
     k = max(3, int(cw * 0.12) | 1)
     # For telling neighbouring cards apart, shadows must not bridge the gaps between them:
     # a shadow is the mat darker, a card is lighter (its border) or another colour (its back).
-    chroma = np.sqrt(diff[..., 1] ** 2 + diff[..., 2] ** 2)
-    lit = ((chroma > 20) | (diff[..., 0] > 25)).astype(np.uint8) * 255
+    lit = ((chroma2 > 20**2) | (light > 25)).astype(np.uint8) * 255
     opened = cv2.morphologyEx(cv2.bitwise_and(fg, lit), cv2.MORPH_OPEN,
                               cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
