@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -186,3 +187,15 @@ def test_an_index_whose_suit_touches_the_edge_of_the_card_over_it_is_proposed():
     props = propose(image, GlyphSearch.for_card_height(100))
     near = np.hypot(*(props.centre - [34, 33]).T) < 2
     assert (near & (props.down @ [0, 1] > 0.95)).any()
+
+
+def test_a_faint_index_bar_beside_the_cards_edge_is_proposed():
+    # A pale, blurred joker's bar of letters near the card's edge: the dark table behind
+    # the (soft) edge is part of the bar's surroundings, but most of them are card stock.
+    card = np.full((120, 160, 3), (228, 226, 226), np.uint8)
+    card[:, :63] = (90, 40, 30)
+    card = cv2.GaussianBlur(card, (0, 0), 4)
+    card[45:75, 70:74] = (165, 165, 190)
+    card = cv2.GaussianBlur(card, (0, 0), 0.8)
+    props = propose(card)
+    assert len(props) > 0 and (np.hypot(*(props.centre - [71.5, 60]).T) < 15).any()

@@ -181,19 +181,18 @@ def _photometric(img: np.ndarray, rng: np.random.Generator, rank_px: float) -> n
         r = rng.uniform(0.1, 0.5) * size
         d2 = ((xx * size - c[0]) ** 2 + (yy * size - c[1]) ** 2) / r**2
         f += (np.exp(-d2) * rng.uniform(40, 160))[..., None]
-    # blur in proportion to the glyphs: a photo where the index is a smear teaches nothing,
-    # but a rendered or real table blurs a 9 px index by up to about 1.5 px
-    sigma: float = rng.choice([0.0, rng.uniform(0.3, 0.7), rng.uniform(0.7, 1.2), rng.uniform(1.2, 1.6)],
-                              p=[0.35, 0.4, 0.15, 0.1])
-    sigma *= min(1.0, rank_px / 10)
+    # blur in proportion to the glyphs: a photo where the index is a smear teaches nothing
+    sigma: float = rng.choice([0.0, rng.uniform(0.3, 0.7), rng.uniform(0.7, 1.2)], p=[0.4, 0.45, 0.15])
+    sigma *= min(1.0, rank_px / 12)
     if sigma > 0:
         f = cv2.GaussianBlur(f, (0, 0), sigma)
     k: float  # the motion blur's kernel size, then the camera's downscale
-    if rng.random() < 0.2:  # motion blur
-        # up to what the stability gate still lets through (vision.stability: edges faded by
-        # less than a third, a streak of about 10 px in a 1280 px frame, where an index is
-        # about 9 px tall)
-        k = int(rng.integers(3, 4 + int(min(10.0, rank_px))))
+    if rng.random() < 0.15:  # motion blur
+        # within what the stability gate still lets through (vision.stability: edges faded
+        # by less than a third, a streak of up to about 10 px in a 1280 px frame, where an
+        # index is about 9 px tall), mostly short: with streaks as long as the rank, smeared
+        # carpet and wood in the real photos looked like indices
+        k = int(rng.integers(3, 4 + int(min(7.0, rank_px / 2))))
         kern: np.ndarray = np.zeros((k, k), np.float32)
         kern[k // 2, :] = 1.0 / k
         m = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), float(rng.uniform(0, 180)), 1)
@@ -233,7 +232,7 @@ def corner_sample(rng: np.random.Generator, size: int = 128) -> CornerSample:
     code = "JOKER" if rng.random() < 0.07 else CODES[int(rng.integers(52))]
     face = draw_face(code, style, rng)
     target = face.indices[int(rng.integers(2))]
-    rank_px = float(np.exp(rng.uniform(np.log(6.0), np.log(32.0))))
+    rank_px = float(np.exp(rng.uniform(np.log(7.0), np.log(32.0))))
     scale = rank_px / (style.rank_h * PX_PER_MM)
     angle = float(rng.uniform(0, 2 * np.pi))
     tilt = rng.uniform(0, 0.08) / size  # up to about 8 % change of scale across the patch

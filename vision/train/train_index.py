@@ -271,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=max(1, min(4, multiprocessing.cpu_count())))
     ap.add_argument("--channels", default="8,16,32", help="channels of the three convolutions")
     ap.add_argument("--hidden", type=int, default=64)
-    ap.add_argument("--real-epochs", type=int, default=4,
+    ap.add_argument("--real-epochs", type=int, default=6,
                     help="then fine-tune this many epochs on the real photos' development split, if present")
     ap.add_argument("--start", type=Path, default=None, help="skip training: fine-tune these weights")
     args = ap.parse_args(argv)
