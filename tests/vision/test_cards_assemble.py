@@ -7,7 +7,8 @@ import pytest
 
 from vision.cards.detect import assemble, outline_from_index, outline_from_opposite
 from vision.cards.geometry import POKER, apply_affine, index_frame
-from vision.cards.indices import CODES, IndexReading
+from vision.cards.indices import CODES, IndexReading, merge_candidates
+from vision.cards.proposals import Proposals
 
 
 def _reading(code: str, centre, down, span=10.0, conf=0.9, probs=None) -> IndexReading:
@@ -155,3 +156,20 @@ def test_neighbours_in_a_row_same_way_up_are_two_cards_when_the_card_size_is_kno
     b = _reading("7c", (a.centre[0] + (POKER.width + 5) * k, a.centre[1]), down, span, conf=0.8)
     b.probs[CODES.index("7s")] = 0.15
     assert len(assemble([a, b], (1000, 1000), card_height_px=100)) == 2
+
+
+def test_a_tens_two_leaning_pairings_merge_into_the_index_axis():
+    # "1" over the suit and "0" over the suit lean opposite ways; the reading points along
+    # the index, whichever of them the network found a hair more index-like.
+    axis = np.array([0.06, 1.0]) / np.hypot(0.06, 1.0)
+    lean = np.radians(19.0)
+    downs = np.array([[np.cos(a) * axis[0] - np.sin(a) * axis[1], np.sin(a) * axis[0] + np.cos(a) * axis[1]]
+                      for a in (lean, -lean)])
+    props = Proposals(np.array([[368.5, 205.7], [371.9, 205.4]]), downs, np.array([11.0, 10.9]))
+    codes = np.zeros((2, len(CODES)))
+    codes[:, CODES.index("Td")] = 1.0
+    for is_index in ([0.9991, 0.999], [0.999, 0.9991]):
+        (reading,) = merge_candidates(props, np.array(is_index), codes)
+        assert reading.code == "Td"
+        assert reading.down @ axis > np.cos(np.radians(1.0))
+        assert 10.9 <= reading.span <= 11.0

@@ -92,7 +92,9 @@ class IndexReader:
 
 def merge_candidates(props: Proposals, is_index: np.ndarray, codes: np.ndarray) -> list[IndexReading]:
     """Group candidates that sit on the same index (centres within half a span, pointing the
-    same way) and pool each group's code probabilities, weighted by how index-like each is."""
+    same way) and pool each group's code probabilities and pose, weighted by how index-like
+    each is: a ten's "1" over its suit and its "0" over its suit lean opposite ways, and
+    their mean is the index's own axis."""
     order = np.argsort(-is_index)
     taken = np.zeros(len(order), bool)
     out = []
@@ -105,13 +107,14 @@ def merge_candidates(props: Proposals, is_index: np.ndarray, codes: np.ndarray) 
         w = is_index[same]
         pooled = (codes[same] * w[:, None]).sum(0) / w.sum()
         best = np.argsort(-pooled)[:3]
+        down = (props.down[same] * w[:, None]).sum(0)
         out.append(IndexReading(
             code=CODES[best[0]],
             confidence=float(pooled[best[0]]),
             is_index=float(is_index[i]),
-            centre=props.centre[i],
-            down=props.down[i],
-            span=float(props.span[i]),
+            centre=(props.centre[same] * w[:, None]).sum(0) / w.sum(),
+            down=down / np.linalg.norm(down),
+            span=float((props.span[same] * w).sum() / w.sum()),
             alternatives=tuple((CODES[k], float(pooled[k])) for k in best[1:] if pooled[k] > 0.01),
             probs=pooled,
         ))
