@@ -272,7 +272,7 @@ def _draw_joker_index(img: np.ndarray, style: DeckStyle, colour: tuple[int, int,
         font = int(rng.choice(RENDER_FONTS))
         italic = int(rng.random() < 0.2)
         thick = max(1, int(round(style.rank_h * rng.uniform(0.09, 0.19) * k)))
-        step = int(letter_h) + max(1, int(round(rng.uniform(0.4, 0.8) * k)))
+        step: float = int(letter_h) + max(1, int(round(rng.uniform(0.4, 0.8) * k)))
         for i, ch in enumerate(JOKER_TEXT):
             m = draw_glyph((font, italic, thick, int(letter_h), int(3 * letter_h), ch))
             y = top + i * step
