@@ -8,8 +8,8 @@ with up to about a third covered, and cards of no taught kind reported as unknow
 2. **Which card.** A card lying whole and alone is warped upright and named from its
    keypoints at their places (:mod:`vision.taught.lone`): named, or unknown, at once.
    Any other blob's ORB keypoints are matched to the taught cards' (VISION-NOTES 4.7),
-   against every taught card at once, through
-   locality-sensitive hashing (a quick search; a thorough one when the quick one leaves a
+   all taught cards at once, through locality-sensitive hashing (a quick search; a
+   thorough one, on the keypoints outside the cards found, when the quick one leaves a
    card-sized part of the blob unexplained), with a ratio test against the nearest
    keypoint of *another* card. Keypoints that several taught cards share (the deck's frame and labels) were
    dropped when the deck was loaded. For each card with enough matches a turn + scale +

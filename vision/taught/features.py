@@ -101,7 +101,6 @@ def orb(features: int = 500, edge: int = 31, fast: int = 10, levels: int = 8) ->
                           fastThreshold=fast)
 
 
-
 _BITS = np.array([bin(i).count("1") for i in range(256)], np.uint8)
 
 

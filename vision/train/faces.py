@@ -9,6 +9,7 @@ The ground truth of each face is the exact position of both its indices.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import cast
 
@@ -267,25 +268,25 @@ def _draw_joker_index(img: np.ndarray, style: DeckStyle, colour: tuple[int, int,
     cx = style.index_x * k
     top = style.index_top * k
     letter_h = rank_h * 0.55
-    centres = []
+    glyph: Callable[[str], np.ndarray]
     if rng.random() < 0.5:
         font = int(rng.choice(RENDER_FONTS))
         italic = int(rng.random() < 0.2)
         thick = max(1, int(round(style.rank_h * rng.uniform(0.09, 0.19) * k)))
         step: float = int(letter_h) + max(1, int(round(rng.uniform(0.4, 0.8) * k)))
-        for i, ch in enumerate(JOKER_TEXT):
-            m = draw_glyph((font, italic, thick, int(letter_h), int(3 * letter_h), ch))
-            y = top + i * step
-            _ink(img, m, int(cx - m.shape[1] / 2), int(y), colour)
-            centres.append(y + int(letter_h) / 2)
+        half = int(letter_h) / 2
+        glyph = lambda ch: draw_glyph((font, italic, thick, int(letter_h), int(3 * letter_h), ch))  # noqa: E731
     else:
         letter_w = letter_h * style.rank_aspect * 0.85
         step = letter_h * (1.0 + style.gap * 0.8)
-        for i, ch in enumerate(JOKER_TEXT):
-            m = glyph_mask(ch, style, int(letter_h), int(letter_w))
-            y = top + i * step
-            _ink(img, m, int(cx - m.shape[1] / 2), int(y), colour)
-            centres.append(y + letter_h / 2)
+        half = letter_h / 2
+        glyph = lambda ch: glyph_mask(ch, style, int(letter_h), int(letter_w))  # noqa: E731
+    centres = []
+    for i, ch in enumerate(JOKER_TEXT):
+        m = glyph(ch)
+        y = top + i * step
+        _ink(img, m, int(cx - m.shape[1] / 2), int(y), colour)
+        centres.append(y + half)
     return Index((cx, (centres[0] + centres[1]) / 2), (0.0, 1.0), centres[1] - centres[0])
 
 
