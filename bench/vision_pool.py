@@ -20,7 +20,7 @@ of 2-5 cards, some strangers (never taught, same card template), some lying over
 another by up to a third. A taught card that shows at least two thirds is right when a
 sighting over it names it; a stranger is rejected when nothing over it names a taught
 card. Lookup: the time spent finding cards in their blobs (a lone card's upright warp and
-naming; overlapping cards' ORB, matching, fitting), per card on the table; the frame's
+naming; overlapping cards' ORB, matching, fitting, second looks), per card on the table; the frame's
 calibration and mat/card segmentation are listed apart.
 """
 
@@ -171,11 +171,14 @@ def card_figures(battles: int, renderer: SceneRenderer, base: float) -> None:
 
     depth = [0]
     # A lone card: warped upright, named at its keypoints' places; overlapping cards:
-    # keypoints found once, then the quick and maybe the thorough whole-deck search.
+    # keypoints found once, their whole-deck matches (votes), the cards fitted to them,
+    # and maybe a second look at what they left unexplained.
     time_it(taught_cards, "warp_quad")
     time_it(taught_cards.LoneCards, "name", lone=True)
-    time_it(taught_cards.DeckIndex, "find")
     time_it(taught_cards.DeckIndex, "detect")
+    time_it(taught_cards.DeckIndex, "votes")
+    time_it(taught_cards.DeckIndex, "find")
+    time_it(taught_cards.DeckIndex, "second_look")
     named = should = rejected = stranger_total = wrong = covered_named = covered_total = cards_seen = 0
     frame_ms: list[float] = []
     lookups: list[float] = []

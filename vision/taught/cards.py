@@ -8,12 +8,13 @@ with up to about a third covered, and cards of no taught kind reported as unknow
 2. **Which card.** A card lying whole and alone is warped upright and named from its
    keypoints at their places (:mod:`vision.taught.lone`): named, or unknown, at once.
    Any other blob's ORB keypoints are matched to the taught cards' (VISION-NOTES 4.7),
-   all taught cards at once, through locality-sensitive hashing (a quick search; a
-   thorough one, on the keypoints outside the cards found, when the quick one leaves a
-   card-sized part of the blob unexplained), with a ratio test against the nearest
-   keypoint of *another* card. Keypoints that several taught cards share (the deck's frame and labels) were
-   dropped when the deck was loaded. For each card with enough matches a turn + scale +
-   shift is fitted (RANSAC): a card lies flat under a camera looking down.
+   all taught cards at once, through locality-sensitive hashing, with a ratio test
+   against the nearest keypoint of *another* card. Keypoints that several taught cards
+   share (the deck's frame and labels) were dropped when the deck was loaded. For each
+   card with enough matches a turn + scale + shift is fitted (RANSAC): a card lies flat
+   under a camera looking down. When a card-sized part of the blob is left unexplained,
+   the cards its few matches point to are each given a second look: placed roughly by
+   those matches, its keypoints are matched again at their places, as a lone card's.
 3. **Named only when sure.** The fit must give a card of the right shape and size, and
    enough matches must agree with it: a good share of the matches to that card, or a
    great many (a back printed with one pattern all over gathers loose matches: there the
@@ -37,7 +38,7 @@ from vision.mat.layout import MatLayout
 from vision.observation import CardSighting, Observation
 from vision.stability import skin_mask
 from vision.taught.features import big_areas, largest_blob, orb, order_corners, warp_quad
-from vision.taught.lone import DISTINCT, THUMB, LoneCards, thumb_vector
+from vision.taught.lone import DISTINCT, THUMB, LoneCards, agreeing, thumb_vector
 from vision.taught.store import TaughtDeck
 
 REF_PX_PER_MM = 3.0
@@ -59,15 +60,23 @@ FEW_INLIERS = 30
 FEW_AGREEING = 0.55
 """Under ``FEW_INLIERS`` agreeing matches, the share of the matches they must be."""
 RANSAC_ITERATIONS = 500
+HINTS = 6
+"""Matches to a card, among an unexplained part's keypoints, that earn it a second look."""
+SPREAD = 0.04
+"""Share of the taught card's area that the keypoints agreeing in a second look must span
+(on training seeds: right cards 0.05-0.20, a card never taught at most 0.03, its agreeing
+keypoints bunched on one detail printed at the same place)."""
+REPEATS_SPREAD = 0.1
+"""The same, for a picture that repeats itself (a back): one repeat away it agrees too
+(0.04 on training seeds; the right back 0.17-0.20)."""
 NEIGHBOURS = 4
 """Nearest taught keypoints looked at per keypoint of the picture: enough to find the
 nearest one of another card past a card's own repeated pattern."""
 FLANN_INDEX_LSH = 6
 QUICK_LSH = {"algorithm": FLANN_INDEX_LSH, "table_number": 10, "key_size": 14, "multi_probe_level": 0}
 """Many hash tables, no neighbouring buckets probed: finds the close matches of a card
-that shows well, several times faster than :data:`THOROUGH_LSH`."""
-THOROUGH_LSH = {"algorithm": FLANN_INDEX_LSH, "table_number": 6, "key_size": 12, "multi_probe_level": 1}
-"""Probes the neighbouring buckets too: for the blob the quick search left unexplained."""
+that shows well, several times faster than probing them (what it misses of a card that
+shows badly, the second look finds)."""
 LSH_SEARCH = {"checks": 64}
 LSH_SEED = 0
 MAX_SKEW_DEG = 20.0
@@ -78,9 +87,10 @@ REF_FEATURES = 500
 """ORB keypoints looked for on a taught card's picture."""
 QUERY_FEATURES = 600
 """ORB keypoints looked for per card's area of a blob in the frame."""
-QUERY_LEVELS = 5
-"""ORB pyramid levels of a blob: it is enlarged to about the taught scale, so the coarsest
-levels of the taught pictures' eight find nothing more."""
+QUERY_LEVELS = 3
+"""ORB pyramid levels of a blob: it is enlarged to about the taught scale, so the coarser
+levels of the taught pictures' eight find nothing more (five named no more cards than
+three on training seeds)."""
 LEAST_FEATURES = 500
 """ORB keypoints looked for on the smallest blob."""
 WORK_SCALE = 0.5
@@ -142,7 +152,6 @@ class DeckIndex:
         # (OpenCV's type stubs leave flann_Index out; it is in 4.8 and 5 alike.)
         cv2.setRNGSeed(LSH_SEED)
         self.quick = cv2.flann_Index(self.descriptors, QUICK_LSH)  # type: ignore[attr-defined]
-        self.thorough = cv2.flann_Index(self.descriptors, THOROUGH_LSH)  # type: ignore[attr-defined]
         self.detector = orb(QUERY_FEATURES, levels=QUERY_LEVELS)
 
     @staticmethod
@@ -186,15 +195,14 @@ class DeckIndex:
         return np.array([k.pt for k in kps], np.float32), desc
 
     def find(self, grey: np.ndarray, mask: np.ndarray | None = None, most: int = 6, cards: float = 1.0,
-             card_px: float | None = None, thorough: bool = False,
-             keypoints: Keypoints | None = None) -> list[CardMatch]:
+             card_px: float | None = None, keypoints: Keypoints | None = None,
+             votes: tuple[np.ndarray, np.ndarray] | None = None) -> list[CardMatch]:
         """Taught cards in ``grey`` (where ``mask`` allows), best first; each keypoint of
         the picture serves one card only. ``cards``: about how many cards' area the picture
         holds (more keypoints are looked for in a bigger one); ``card_px``: a card's area
         in the picture's pixels, when the mat says it (a found card must have about it);
-        ``thorough``: search the
-        whole deck harder (slower), for what a first search left unexplained;
-        ``keypoints``: the picture's, when :meth:`detect` already found them."""
+        ``keypoints``: the picture's, when :meth:`detect` already found them, and
+        ``votes`` their matches, when :meth:`votes` already found them."""
         if keypoints is None:
             keypoints = self.detect(grey, mask, QUERY_FEATURES * cards)
             if keypoints is None:
@@ -202,9 +210,7 @@ class DeckIndex:
         query, desc = keypoints
         if len(query) < MIN_INLIERS:
             return []
-        lsh = self.thorough if thorough else self.quick
-        nearest, distance = lsh.knnSearch(desc, NEIGHBOURS, params=LSH_SEARCH)
-        q, r = self._ratio_test(np.asarray(nearest), np.asarray(distance))
+        q, r = self.votes(desc) if votes is None else votes
         found: list[CardMatch] = []
         free = np.ones(len(query), bool)
         failed: set[int] = set()
@@ -226,7 +232,56 @@ class DeckIndex:
             free &= ~used & ~(mine & inside_quad(query, match.corners))
         return found
 
-    def _ratio_test(self, nearest: np.ndarray, distance: np.ndarray) -> tuple[np.ndarray, ...]:
+    def votes(self, desc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The picture's keypoints (by their descriptors) that match one taught keypoint
+        clearly: their indices and the taught keypoints'."""
+        nearest, distance = self.quick.knnSearch(desc, NEIGHBOURS, params=LSH_SEARCH)
+        return self._ratio_test(np.asarray(nearest), np.asarray(distance))
+
+    def second_look(self, keypoints: Keypoints, q: np.ndarray, r: np.ndarray, card_px: float | None,
+                    free: np.ndarray, most: int = 3) -> list[CardMatch]:
+        """Cards among the ``free`` ``keypoints`` that too few matches (``q``, ``r`` from
+        :meth:`votes`) named. Each card most of them point to is placed roughly by its
+        matches; then every free keypoint is matched again, only to that card's
+        keypoints at about its place (as a lone card is, :mod:`vision.taught.lone`).
+        Enough of them agreeing, and spread over the card, name it: a card never taught
+        may print one of a taught card's details (a figure, a word) at the same place,
+        but only that one."""
+        query, desc = keypoints
+        owner = self.owner[r]
+        counts = np.bincount(owner, minlength=len(self.deck.cards))
+        free = free.copy()
+        found: list[CardMatch] = []
+        for card in np.argsort(-counts)[:most]:
+            sel = (owner == card) & free[q]
+            if sel.sum() < HINTS:
+                break
+            M, _ = cv2.estimateAffinePartial2D(self.points[r[sel]], query[q[sel]], method=cv2.RANSAC,
+                                               ransacReprojThreshold=6.0, maxIters=RANSAC_ITERATIONS,
+                                               confidence=0.995)
+            if M is None:
+                continue
+            places = cv2.transform(query[None], cv2.invertAffineTransform(M))[0]
+            mine = np.flatnonzero(free)
+            qi, entry = self.lone.at_places(places[mine], desc[mine], np.array([2 * card]))
+            if len(qi) < MIN_INLIERS:
+                continue
+            taught, seen = self.lone.points[entry], query[mine[qi]]
+            agree = agreeing(taught, seen)
+            if agree.sum() < MIN_INLIERS:
+                continue
+            M, _ = cv2.estimateAffinePartial2D(taught[agree], seen[agree], method=cv2.LMEDS)
+            outline = None if M is None else self._outline(np.vstack([M, [0.0, 0.0, 1.0]]), card_px)
+            spread = self._spread(taught[agree])
+            # A picture that repeats itself (a back) also agrees one repeat away: most of
+            # the card must agree.
+            if outline is None or spread < (REPEATS_SPREAD if self.repetitive[card] else SPREAD):
+                continue
+            found.append(CardMatch(int(card), outline, int(agree.sum()), len(qi), spread))
+            free &= ~inside_quad(query, outline)
+        return found
+
+    def _ratio_test(self, nearest: np.ndarray, distance: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The picture's keypoints whose nearest taught keypoint is clearly nearer than the
         nearest one of *another* card (a card's own repeated pattern, a back's scales, is
         for the fit to sort out): their indices and their taught keypoints' indices.
@@ -494,18 +549,20 @@ class TaughtCardReader:
         keypoints = self.index.detect(crop, mask, QUERY_FEATURES * cards)
         if keypoints is None:
             return [], self._unexplained(blob, [], context.card_px, (h, w))
-        matches = self.index.find(crop, card_px=card_px, keypoints=keypoints)
+        votes = self.index.votes(keypoints[1])
+        matches = self.index.find(crop, card_px=card_px, keypoints=keypoints, votes=votes)
         in_frame = _in_frame(matches, zoom, (x0, y0))
         left = self._unexplained(blob, [m.corners for m in in_frame], context.card_px, (h, w))
         if left:
-            # A card-sized part no card explains: a card the quick search could not place,
-            # or one never taught. The thorough search tells them apart, on the keypoints
-            # outside the cards already found (theirs are spent).
-            points, descriptors = keypoints
-            rest = np.ones(len(points), bool)
+            # A card-sized part no card explains: one too few matches placed, or one never
+            # taught. A second look tells them apart, on the keypoints outside the cards
+            # already found (theirs are spent).
+            rest = np.ones(len(keypoints[0]), bool)
             for match in matches:
-                rest &= ~inside_quad(points, match.corners)
-            more = self.index.find(crop, card_px=card_px, thorough=True, keypoints=(points[rest], descriptors[rest]))
+                rest &= ~inside_quad(keypoints[0], match.corners)
+            q, r = votes
+            keep = rest[q]
+            more = self.index.second_look(keypoints, q[keep], r[keep], card_px, rest)
             more = [m for m in more if not any(_hidden_by(m.corners, f.corners) for f in matches)]
             if more:
                 in_frame = _in_frame(matches + more, zoom, (x0, y0))

@@ -135,15 +135,31 @@ class LoneCards:
         if desc is None or len(kps) < INLIERS:
             return None
         query = np.array([k.pt for k in kps], np.float32)
-        qi, entry = self.pairs(query, self.shortlist(upright))
+        qi, entry = self.at_places(query, desc, self.shortlist(upright))
+        if len(qi) < INLIERS:
+            return None
+        counts = np.bincount(self.candidate[entry], minlength=2 * len(self.thumbs))
+        best = int(np.argmax(counts))
+        if counts[best] < INLIERS:
+            return None
+        sel = self.candidate[entry] == best
+        agree = int(agreeing(self.points[entry[sel]], query[qi[sel]]).sum())
+        if agree < INLIERS:
+            return None
+        return LoneMatch(best // 2, bool(best % 2), agree, int(sel.sum()))
+
+    def at_places(self, query: np.ndarray, desc: np.ndarray, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(query keypoint, entry) pairs: each keypoint's nearest taught keypoint of
+        ``candidates`` at its place (``query``: taught-picture pixels), kept when it is a
+        close one and clearly nearer than the nearest of another card there."""
+        qi, entry = self.pairs(query, candidates)
         dist = hamming(desc[qi], self.descriptors[entry])
         close = dist < NEAR
         qi, entry, dist = qi[close], entry[close], dist[close]
-        if len(qi) < INLIERS:
-            return None
-        # Each query keypoint's nearest entry, kept when clearly nearer than its nearest
-        # entry of another card (sorted by keypoint, then distance: the first of each
-        # keypoint's run is its nearest, the first of another card in it its rival).
+        if not len(qi):
+            return qi, entry
+        # Sorted by keypoint, then distance: the first of each keypoint's run is its
+        # nearest, the first of another card in it its rival.
         order = np.lexsort((dist, qi))
         qi, entry, dist = qi[order], entry[order], dist[order]
         card = self.candidate[entry] // 2
@@ -154,19 +170,15 @@ class LoneCards:
         lead = np.r_[True, group[other][1:] != group[other][:-1]] if len(other) else np.zeros(0, bool)
         rival[group[other][lead]] = dist[other][lead]
         keep = first & (dist < RATIO * rival[group])
-        qi, entry = qi[keep], entry[keep]
-        counts = np.bincount(self.candidate[entry], minlength=2 * len(self.thumbs))
-        best = int(np.argmax(counts))
-        if counts[best] < INLIERS:
-            return None
-        sel = self.candidate[entry] == best
-        # The same place up to the outline's error: a small turn, scale and shift.
-        M, inliers = cv2.estimateAffinePartial2D(self.points[entry[sel]], query[qi[sel]], method=cv2.RANSAC,
-                                                 ransacReprojThreshold=4.0, maxIters=200, confidence=0.995)
-        agree = 0 if M is None else int(inliers.sum())
-        if agree < INLIERS:
-            return None
-        return LoneMatch(best // 2, bool(best % 2), agree, int(sel.sum()))
+        return qi[keep], entry[keep]
+
+
+def agreeing(taught: np.ndarray, seen: np.ndarray) -> np.ndarray:
+    """Which keypoint pairs agree on one small turn, scale and shift between the taught
+    picture and what is seen (the same places up to the outline's or the pose's error)."""
+    M, inliers = cv2.estimateAffinePartial2D(taught, seen, method=cv2.RANSAC, ransacReprojThreshold=4.0,
+                                             maxIters=200, confidence=0.995)
+    return np.zeros(len(taught), bool) if M is None else inliers.ravel() > 0
 
 
 _AROUND = np.array(np.meshgrid([0, 1], [0, 1])).reshape(2, 1, 4)
