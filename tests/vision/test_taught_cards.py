@@ -67,6 +67,19 @@ def test_whole_cards_are_named_with_their_zone(cards, layout, reader, renderer):
     assert obs.calibration == "fresh"
 
 
+def test_a_card_by_a_marker_is_named_as_a_lone_card(cards, layout, reader, renderer, monkeypatch):
+    # Its left edge lies 14 mm into the blanked margin round marker 135 (x 7-49 mm): a
+    # tenth of the card is bitten off the foreground, yet it is one whole card lying alone.
+    lone_calls = []
+    real_name = type(reader.index.lone).name
+    monkeypatch.setattr(type(reader.index.lone), "name",
+                        lambda self, upright: lone_calls.append(1) or real_name(self, upright))
+    shot = shoot(renderer, layout, [crok_piece(cards[2], 49.0 - 14.0 + CARD_MM[0] / 2, 150.0, 0.0)])
+    obs = reader.read_image(shot.image)
+    assert [s.code for s in obs.cards] == [cards[2]["id"]]
+    assert lone_calls == [1]
+
+
 def test_a_card_a_third_covered_is_still_named(cards, layout, reader, renderer):
     x, y = 200.0, 150.0
     under = crok_piece(cards[1], x, y, 20.0)

@@ -474,14 +474,17 @@ def card_blobs(fg: np.ndarray, card_px: float | None) -> list[np.ndarray]:
 def whole_card(blob: np.ndarray, area: float, card_px: float | None,
                card_mm: tuple[float, float]) -> np.ndarray | None:
     """The corners (frame pixels, clockwise, a short side first) of a blob that is one
-    whole card lying alone, or None."""
+    whole card lying alone, or None. A card by a marker loses a bite to the marker's
+    blanked margin: when the mat says a card's size, a card-shaped blob of just that size
+    may lack up to a fifth (two cards overlapping make a bigger one)."""
     (cx, cy), (rw, rh), angle = cv2.minAreaRect(blob.astype(np.float32))
-    if area / max(rw * rh, 1.0) < 0.92:
-        return None
+    fill = area / max(rw * rh, 1.0)
     want = max(card_mm) / min(card_mm)
     if not 0.9 * want < max(rw, rh) / max(min(rw, rh), 1.0) < 1.1 * want:
         return None
     if card_px and not 0.8 * card_px < rw * rh < 1.25 * card_px:
+        return None
+    if fill < 0.92 and not (card_px and fill >= 0.8 and 0.9 * card_px < rw * rh < 1.15 * card_px):
         return None
     corners = order_corners(cv2.boxPoints(((cx, cy), (rw, rh), angle)))
     if np.linalg.norm(corners[1] - corners[0]) > np.linalg.norm(corners[2] - corners[1]):
