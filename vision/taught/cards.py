@@ -37,7 +37,7 @@ from vision.mat.calibration import MatCalibrator
 from vision.mat.layout import MatLayout
 from vision.observation import CardSighting, Observation
 from vision.stability import skin_mask
-from vision.taught.features import big_areas, largest_blob, orb, order_corners, warp_quad
+from vision.taught.features import big_areas, largest_blob, orb, order_corners, positions, warp_quad
 from vision.taught.lone import DISTINCT, THUMB, LoneCards, agreeing, thumb_vector
 from vision.taught.store import TaughtDeck
 
@@ -128,7 +128,7 @@ class DeckIndex:
             kps, desc = detector.detectAndCompute(grey, None)
             if desc is None:
                 continue
-            points.append(np.array([k.pt for k in kps], np.float32))
+            points.append(positions(kps))
             descriptors.append(desc)
             owners.append(np.full(len(kps), i))
         if not descriptors:
@@ -192,7 +192,7 @@ class DeckIndex:
         kps, desc = self.detector.detectAndCompute(grey, mask)
         if desc is None or len(kps) < MIN_INLIERS:
             return None
-        return np.array([k.pt for k in kps], np.float32), desc
+        return positions(kps), desc
 
     def find(self, grey: np.ndarray, mask: np.ndarray | None = None, most: int = 6, cards: float = 1.0,
              card_px: float | None = None, keypoints: Keypoints | None = None,

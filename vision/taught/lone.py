@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.taught.features import hamming, orb
+from vision.taught.features import hamming, orb, positions
 
 THUMB = (16, 22)
 RADIUS = 12
@@ -134,7 +134,7 @@ class LoneCards:
         kps, desc = self.detector.detectAndCompute(grey, None)
         if desc is None or len(kps) < INLIERS:
             return None
-        query = np.array([k.pt for k in kps], np.float32)
+        query = positions(kps)
         qi, entry = self.at_places(query, desc, self.shortlist(upright))
         if len(qi) < INLIERS:
             return None
