@@ -25,8 +25,9 @@ RADIUS = 12
 """Pixels (at the taught scale) a keypoint may lie from its place on the taught picture:
 the outline is found at half the frame's resolution, and the camera tips a few degrees."""
 CELL = 2 * RADIUS
-CANDIDATES = 6
-"""(card, half turn) pairs, those whose thumbnails look most alike, that are checked."""
+CANDIDATES = 4
+"""(card, half turn) pairs, those whose thumbnails look most alike, that are checked (on
+training seeds the right one came first 276 times in 277, second once)."""
 FEATURES = 400
 LEVELS = 3
 """ORB pyramid levels: the card is warped to the taught scale, so the coarse levels that
