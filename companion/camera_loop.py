@@ -103,8 +103,11 @@ class CameraLoop:
                 self._picture_version += 1
                 version = self._picture_version
             self._picture_at = now
-            self.referee.camera_status({"state": "live", "picture": version, "frame": frame.index,
-                                        "calibration": observation.calibration, "stable": observation.stable})
+            status = {"state": "live", "picture": version, "frame": frame.index,
+                      "calibration": observation.calibration, "stable": observation.stable}
+            if "warning" in observation.extras:
+                status["message"] = observation.extras["warning"]  # the page shows it by the picture
+            self.referee.camera_status(status)
         return True
 
     # -- the thread --------------------------------------------------------------------

@@ -122,6 +122,8 @@ def read(images: tuple[Path, ...], as_json: bool, annotate_dir: Path | None, dec
                                    **obs.to_json()}))
         else:
             click.echo(f"{path}: {len(obs.cards)} card(s), calibration {obs.calibration}")
+            if "warning" in obs.extras:
+                click.echo(f"  warning: {obs.extras['warning']}")
             for line in format_observation(obs):
                 click.echo(line)
         if annotate_dir is not None:
