@@ -180,6 +180,7 @@ def card_figures(battles: int, renderer: SceneRenderer, base: float) -> None:
     time_it(taught_cards.DeckIndex, "find")
     time_it(taught_cards.DeckIndex, "second_look")
     named = should = rejected = stranger_total = wrong = covered_named = covered_total = cards_seen = 0
+    phantoms = 0
     frame_ms: list[float] = []
     lookups: list[float] = []
     errors: list[str] = []
@@ -194,6 +195,7 @@ def card_figures(battles: int, renderer: SceneRenderer, base: float) -> None:
             cards_seen += len(shot.pieces)
             lookups.append(lookup_s[0] * 1000 / max(1, len(shot.pieces)))
             owners = [best_overlap(s.corners, [t.corners for t in shot.pieces]) for s in obs.cards]
+            phantoms += sum(s.code is None and owner is None for s, owner in zip(obs.cards, owners, strict=True))
             for i, truth in enumerate(shot.pieces):
                 codes = [s.code for s, owner in zip(obs.cards, owners, strict=True) if owner == i]
                 want = "BACK" if not truth.face_up else (truth.name if truth.name in battle.taught_ids else None)
@@ -222,6 +224,7 @@ def card_figures(battles: int, renderer: SceneRenderer, base: float) -> None:
     print(f"    of them partly covered      {pct(covered_named, covered_total)}")
     print(f"  strangers rejected            {pct(rejected, stranger_total)}")
     print(f"  cards named as another card   {wrong}")
+    print(f"  unknown cards where none lies {phantoms}  (a lamp's glare on the mat, say)")
     report(errors, [("lookup per card (median)", lookups, "all blobs' lookups / cards on the table"),
                     ("a card lying alone (median)", lone_ms, "named at its keypoints' places, warp excluded"),
                     ("whole frame (median)", frame_ms, f"calibration and segmentation included; "

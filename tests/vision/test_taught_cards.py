@@ -3,6 +3,8 @@ nobody taught reported as unknown, never as the nearest taught one."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -10,7 +12,7 @@ from companion.crok_catalogs import shipped_catalog
 from vision.mat.battle import battle_layout
 from vision.render.camera import overhead_camera
 from vision.render.croks import CARD_MM, crok_piece, invented_croks, random_battle
-from vision.render.effects import Effects
+from vision.render.effects import Effects, Glare
 from vision.render.scene import Scene
 from vision.taught import features
 from vision.taught.cards import TaughtCardReader, inside_quad, read_master_crok
@@ -78,6 +80,20 @@ def test_a_card_by_a_marker_is_named_as_a_lone_card(cards, layout, reader, rende
     obs = reader.read_image(shot.image)
     assert [s.code for s in obs.cards] == [cards[2]["id"]]
     assert lone_calls == [1]
+
+
+def test_a_lamps_glare_on_the_mat_is_no_unknown_card(cards, layout, reader, renderer):
+    # A strong glare on the empty right half of the mat: a card-sized blob of light, no print.
+    cam = overhead_camera(layout.size_mm, tilt_deg=5.0, pan_deg=-3.0)
+    lamp = replace(ROOM, glare=(Glare(x=0.7, y=0.45, radius=0.07, strength=0.8),))
+    shot = renderer.render(Scene(cam, layout=layout, effects=lamp, pieces=(crok_piece(cards[3], 120.0, 150.0),)))
+    obs = reader.read_image(shot.image)
+    assert [s.code for s in obs.cards] == [cards[3]["id"]]
+    # a card nobody taught, lying in that glare, is still reported (as unknown)
+    stranger = crok_piece(invented_croks(1, seed=5)[0], 300.0, 140.0, 10.0)
+    shot = renderer.render(Scene(cam, layout=layout, effects=lamp, pieces=(crok_piece(cards[3], 120.0, 150.0),
+                                                                          stranger)))
+    assert sorted(s.code or "" for s in reader.read_image(shot.image).cards) == ["", cards[3]["id"]]
 
 
 def test_a_card_a_third_covered_is_still_named(cards, layout, reader, renderer):

@@ -463,6 +463,38 @@ def mat_context(image: np.ndarray, calibrator: MatCalibrator | None, card_mm: tu
     return MatContext(sheet, float(cv2.contourArea(card.astype(np.float32))), calibration.to_mat)
 
 
+PRINT_CORNERS = 20.0
+"""FAST corners per 10 000 pixels that a part of a blob must show to be reported as an
+unknown card. A card's print makes them (letters, art, a back's pattern); a lamp's glare
+on the mat makes a card-sized blob of smooth light. Training seeds 90 000-90 299: glare at
+most 13 (24 with a sliver of a back's pattern in it), unknown cards at least 30."""
+_CORNERS = cv2.FastFeatureDetector.create(20)
+
+
+def has_print(grey: np.ndarray, outline: np.ndarray, fg: np.ndarray) -> bool:
+    """Whether the card-sized part ``outline`` (frame pixels) of the foreground ``fg``
+    (at ``WORK_SCALE``) shows print: enough corners inside it, off its edges."""
+    c = outline.mean(axis=0)
+    inner = np.round(c + (outline - c) * 0.85).astype(np.int32)
+    h, w = grey.shape
+    x, y, bw, bh = cv2.boundingRect(inner)
+    x0, y0, x1, y1 = max(0, x), max(0, y), min(w, x + bw), min(h, y + bh)
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return False
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(mask, [inner - (x0, y0)], 255)
+    s = WORK_SCALE
+    near = fg[int(y0 * s):int(np.ceil(y1 * s)), int(x0 * s):int(np.ceil(x1 * s))]
+    if near.size == 0:
+        return False
+    mask &= cv2.resize(near, (x1 - x0, y1 - y0), interpolation=cv2.INTER_NEAREST)
+    area = int(np.count_nonzero(mask))
+    if area == 0:
+        return False
+    corners = _CORNERS.detect(np.ascontiguousarray(grey[y0:y1, x0:x1]), mask)
+    return len(corners) * 10_000 / area >= PRINT_CORNERS
+
+
 def card_blobs(fg: np.ndarray, card_px: float | None) -> list[np.ndarray]:
     """Outer contours (frame pixels) of the foreground big enough to hold a card's visible part."""
     contours, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[-2:]
@@ -525,7 +557,8 @@ class TaughtCardReader:
             in_frame, left = self._overlapping(grey, blob, area, context)
             found.extend(in_frame)
             unknown.extend(left)
-        return found, unknown, context
+        # A lamp's glare on the mat is a card-sized patch of smooth light: no card's print.
+        return found, [u for u in unknown if has_print(grey, u, fg)], context
 
     def _overlapping(self, grey: np.ndarray, blob: np.ndarray, area: float,
                      context: MatContext) -> tuple[list[CardMatch], list[np.ndarray]]:
