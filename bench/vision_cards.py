@@ -58,6 +58,8 @@ class SceneTally:
     extra: int = 0
     empty_scenes: int = 0
     empty_reports: int = 0
+    empty_glare: int = 0
+    empty_glare_reports: int = 0
     misses: Counter[str] = field(default_factory=Counter)
     """Face-up cards with an index in view read wrong, by what went wrong (see :func:`miss_kind`)."""
 
@@ -140,9 +142,10 @@ def score_scene(truth: tuple[CardTruth, ...], cards: list[CardSighting]) -> Scen
     return tally
 
 
-def rendered_accuracy(n: int) -> tuple[SceneTally, SceneTally]:
+def rendered_accuracy(n: int, empties: int) -> tuple[SceneTally, SceneTally]:
     """All held-out scenes, and those without motion blur (a moving hand or a bumped table:
-    frames the stability gate never lets the reader read)."""
+    frames the stability gate never lets the reader read); then ``empties`` empty mats
+    (in the same random rooms: about a third of them with a lamp's glare)."""
     total = SceneTally()
     still = SceneTally()
     per_kind = {k: SceneTally() for k in KINDS}
@@ -158,13 +161,15 @@ def rendered_accuracy(n: int) -> tuple[SceneTally, SceneTally]:
         if scene.effects.motion_px == 0:
             still.add(s)
     # empty mats: every game's mat, nothing on it
-    for seed in range(max(3, n // 10)):
+    for seed in range(empties):
         scene = random_scene(seed + 50_000)
         r = render(table_scene(scene.layout, TableState(), camera=scene.camera, effects=scene.effects,
                                mat_style=scene.mat_style))
         obs = CardReader(scene.layout).read_image(r.image)
         total.empty_scenes += 1
         total.empty_reports += len(obs.cards)
+        total.empty_glare += int(bool(scene.effects.glare))
+        total.empty_glare_reports += len(obs.cards) if scene.effects.glare else 0
     for kind, s in per_kind.items():
         print(f"  {kind:8} isolated {_pct(s.isolated_right, s.isolated)}  fanned/covered "
               f"{_pct(s.fanned_right, s.fanned)}  face-up/down {_pct(s.sides_right, s.sides)}  extra {s.extra}")
@@ -312,10 +317,11 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--scenes", type=int, default=60)
     ap.add_argument("--speed-frames", type=int, default=20)
+    ap.add_argument("--empty-mats", type=int, default=60)
     ap.add_argument("--skip-real", action="store_true")
     args = ap.parse_args(argv)
     print(f"OpenCV {cv2.__version__}, numpy {np.__version__}, one thread")
-    t, still = rendered_accuracy(args.scenes)
+    t, still = rendered_accuracy(args.scenes, args.empty_mats)
     print(f"rendered held-out scenes (seeds 0-{args.scenes - 1}):     all scenes          | without motion blur")
     for label, a, b in (("isolated face-up cards right ", "isolated_right", "isolated"),
                         ("cards in fans / covered right", "fanned_right", "fanned"),
@@ -325,7 +331,8 @@ def main(argv: list[str] | None = None) -> int:
     kinds = sorted(t.misses, key=lambda k: -t.misses[k])
     print("  misses by kind               : " + ", ".join(f"{k} {t.misses[k]}" for k in kinds)
           + " | " + ", ".join(f"{k} {still.misses[k]}" for k in kinds))
-    print(f"  empty mats: {t.empty_reports} card(s) reported on {t.empty_scenes} empty mats")
+    print(f"  empty mats: {t.empty_reports} card(s) reported on {t.empty_scenes} empty mats "
+          f"({t.empty_glare_reports} on the {t.empty_glare} with a lamp's glare)")
     if not args.skip_real:
         real_accuracy()
     frames = speed(args.speed_frames)
