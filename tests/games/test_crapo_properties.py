@@ -7,7 +7,7 @@ import json
 import random
 from collections import Counter
 
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 from companion.games.crapo import Crapo, Draw, Sequence, Stop, Trash
@@ -76,6 +76,11 @@ def test_games_under_stop_with_mistakes_end_keep_the_cards_and_replay(seed, poli
 
 @settings(max_examples=6, deadline=None, phases=NO_SHRINK)
 @given(seed=seeds, rules=house_rules, stop=st.booleans(), policy=st.integers(0, 2**32))
+# CP-10: Bob's illegal move takes Ann's last card from her trash, nobody calls Stop!, and
+# Ann, to move with no cards left, has won (she used to be left with no action at all).
+@example(seed=168_973_182_517_097, stop=True, policy=4629,
+         rules={"play_on_opponent_deck": True, "stalemate_cycles": 3, "initial_aces": "to_centre",
+                "shuffle_on_flip": True, "deck_ownership": "mixed", "flip_ends_turn": False})
 def test_move_inference_finds_the_move_that_was_made(seed, rules, stop, policy):
     """Every action of a random game, mistakes under Stop! included, is among the
     explanations of what a perfect camera sees after it (or one that ends the same)."""

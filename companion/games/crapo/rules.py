@@ -351,6 +351,13 @@ def check_win(t: Table, ctx: Context, seat: int) -> list[Event]:
     return []
 
 
+def check_wins(t: Table, ctx: Context, seat: int) -> list[Event]:
+    """CP-10 for the player who acted, then for the other one: an opponent's illegal move
+    that nobody called Stop! on stands, and may have emptied that player's deck and trash
+    (the first player with no cards left wins, whoever's move it was)."""
+    return check_win(t, ctx, seat) + check_win(t, ctx, 1 - seat)
+
+
 # -- the Stop! call ----------------------------------------------------------------------
 
 
@@ -382,7 +389,7 @@ def do_stop(t: Table, ctx: Context, stop: Stop) -> tuple[Table, list[Event]]:
         events.append(end_turn(t))
     ruling = Ruling(off.rule_id, f"Stop! {off.message}", kind="penalty", seat=offender, penalty="; ".join(penalty))
     data = {"seat": stop.seat, "offender": offender, "t_ns": stop.t_ns, "reverted": off.revert}
-    return t, [Event("stop", data, ruling=ruling), *events]
+    return t, [Event("stop", data, ruling=ruling), *events, *check_wins(t, ctx, stop.seat)]
 
 
 # -- one action --------------------------------------------------------------------------
@@ -436,7 +443,7 @@ def play(
     t.offence = None  # any action closes the Stop! window of the one before
     if fault is None:
         events = perform(t, ctx, action, count)
-        return t, events + check_win(t, ctx, action.seat)
+        return t, events + check_wins(t, ctx, action.seat)
     if not (ctx.stop if allow_offence is None else allow_offence):
         raise IllegalAction(fault.rule_id, fault.message)
     before = t.copy()
