@@ -1,0 +1,45 @@
+"""A lamp's glare on the mat: lighter than the mat and, on a slot, card-shaped. It is no
+card; a plain back lying under it still is one."""
+
+from __future__ import annotations
+
+import pytest
+
+from vision.mat.games import mat_layout
+from vision.reader import CardReader
+from vision.render.effects import Effects, Glare
+from vision.render.faces import STYLES
+from vision.render.scene import SceneRenderer
+from vision.render.table import TableState, down, table_scene
+
+SPOTS = [(x, y) for x in (0.3, 0.45, 0.6) for y in (0.3, 0.5, 0.7)]
+"""Where the lamp's glare falls, as fractions of the frame: over slots, piles and bare mat."""
+
+
+def _lamp(x: float, y: float) -> Effects:
+    return Effects(glare=(Glare(x=x, y=y, radius=0.07, strength=0.8),), blur_sigma=0.7, noise_sigma=3.0)
+
+
+@pytest.fixture(scope="module")
+def layout():
+    return mat_layout("crocodile", 4, "a2")
+
+
+def test_a_lamps_glare_on_an_empty_mat_is_no_card(layout):
+    renderer = SceneRenderer()
+    reader = CardReader(layout)
+    for x, y in SPOTS:
+        image = renderer.render(table_scene(layout, TableState(), effects=_lamp(x, y), mat_style="felt")).image
+        assert [c.code for c in reader.read_image(image).cards] == [], (x, y)
+
+
+def test_plain_backs_under_the_glare_are_still_backs(layout):
+    # The bridge deck's backs are one plain blue, printed to the edge: as smooth as glare,
+    # but a colour no light makes of the green felt.
+    state = TableState(zones={f"seat{s}": [down(c) for c in ("2c", "3d", "4h", "5s")] for s in range(4)})
+    renderer = SceneRenderer()
+    reader = CardReader(layout)
+    for x, y in SPOTS[::2]:
+        scene = table_scene(layout, state, deck=STYLES["bridge"], effects=_lamp(x, y), mat_style="felt")
+        codes = [c.code for c in reader.read_image(renderer.render(scene).image).cards]
+        assert codes.count("BACK") == 16 and len(codes) == 16, ((x, y), codes)
