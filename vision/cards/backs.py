@@ -37,11 +37,10 @@ class MatView:
     each slot is looked at on its own first."""
 
 
-def _mat_colour(image: np.ndarray, inside: np.ndarray) -> np.ndarray:
-    """The mat's own colour (in ``image``'s colour space): the median of the sheet (mostly
-    empty mat), from every third pixel of every third row (plenty for a median, a ninth of
-    the work)."""
-    return np.median(image[::3, ::3][inside[::3, ::3]], axis=0).astype(np.float32)
+def _mat_colour(lab: np.ndarray, inside: np.ndarray) -> np.ndarray:
+    """The mat's own colour: the median of the sheet (mostly empty mat), from every third
+    pixel of every third row (plenty for a median, a ninth of the work)."""
+    return np.median(lab[::3, ::3][inside[::3, ::3]], axis=0).astype(np.float32)
 
 
 def find_backs(image: np.ndarray, view: MatView, faces: list[FoundCard],
@@ -56,7 +55,9 @@ def find_backs(image: np.ndarray, view: MatView, faces: list[FoundCard],
     if not sheet.any():
         return []
     ref = _mat_colour(lab, sheet > 0)
-    mat_bgr = _mat_colour(small, sheet > 0)
+    # The mat's colour in BGR, from its Lab median (a median of the frame again would cost a millisecond).
+    lit_mat = LitMat(cv2.cvtColor(np.clip(np.round(ref), 0, 255).astype(np.uint8).reshape(1, 1, 3),
+                                  cv2.COLOR_LAB2BGR)[0, 0])
     # Squared distances (no square roots over the frame), on each channel's own plane.
     light, a, b = cv2.split(lab - ref)
     chroma2 = a * a + b * b
@@ -86,7 +87,7 @@ def find_backs(image: np.ndarray, view: MatView, faces: list[FoundCard],
     out = []
     slots = tuple(outline * s for outline in view.slot_outlines)
     for code, conf, corners in _cards_in_slots(small, opened, fg, slots, card_area, white, paper_fraction,
-                                               mat_bgr):
+                                               lit_mat):
         out.append(FoundCard(code, conf, corners / s))
     contours, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[-2:]
     for c in contours:
@@ -100,7 +101,7 @@ def find_backs(image: np.ndarray, view: MatView, faces: list[FoundCard],
         if area / max(rw * rh, 1) < 0.8:
             continue
         box = cv2.boxPoints(((cx, cy), (rw, rh), angle))
-        if _lamp_glare(small, box, mat_bgr):
+        if _lamp_glare(small, box, lit_mat):
             continue
         corners = _upright_order(box) / s
         code, conf = _side(small, box, white, paper_fraction)
@@ -114,7 +115,7 @@ SLOT_REACH = 1.3
 
 def _cards_in_slots(small: np.ndarray, opened: np.ndarray, fg: np.ndarray, outlines: tuple[np.ndarray, ...],
                     card_area: float, white: float, paper_fraction: float,
-                    mat_bgr: np.ndarray) -> list[tuple[str | None, float, np.ndarray]]:
+                    lit_mat: LitMat) -> list[tuple[str | None, float, np.ndarray]]:
     """The card lying in each slot, if any. Cards in neighbouring slots lie a few
     millimetres apart and may touch, so each slot is looked at only in its own cell: the
     pixels nearer its centre than any other slot's (and not far out of it). Found cards are
@@ -140,7 +141,7 @@ def _cards_in_slots(small: np.ndarray, opened: np.ndarray, fg: np.ndarray, outli
         if not 0.6 * card_area < area < 1.3 * card_area or area / max(rw * rh, 1) < 0.85:
             continue
         box = cv2.boxPoints(((cx, cy), (rw, rh), angle))
-        if _lamp_glare(small, box, mat_bgr):
+        if _lamp_glare(small, box, lit_mat):
             continue
         cv2.fillPoly(fg, [np.round(centre + (box - centre) * 1.05).astype(np.int32)], 0)
         code, conf = _side(small, box, white, paper_fraction)
@@ -192,44 +193,65 @@ GLARE_EDGES = 15.0
 lightness) stays under this (glare at most 12; a face-up card's print 24 and more)."""
 
 
-def _lamp_glare(small: np.ndarray, box: np.ndarray, mat_bgr: np.ndarray) -> bool:
+def _lamp_glare(small: np.ndarray, box: np.ndarray, lit_mat: LitMat) -> bool:
     """Is this card-shaped candidate a lamp's glare on the mat? A glare is the mat's own
     colour with light added: every pixel of it is the mat's colour times some brightness
     plus some white, and it has no sharp detail. A back has its own colour or pattern
-    (one the mat's green cannot make, however lit), a face its print. (A plain back of
+    (one the mat's colour cannot take, however lit), a face its print. (A plain back of
     the mat's own hue would pass for glare: a card nobody could see on that mat anyway.)"""
+    # The middle of the candidate: the bounding box of its half-size copy, which lies
+    # inside it however it is turned.
     centre = box.mean(axis=0)
-    inner = centre + (box - centre) * 0.7
+    inner = centre + (box - centre) * 0.5
     hgt, wid = small.shape[:2]
     x0, y0 = np.clip(np.floor(inner.min(axis=0)).astype(int), 0, [wid, hgt])
     x1, y1 = np.clip(np.ceil(inner.max(axis=0)).astype(int) + 1, 0, [wid, hgt])
     if x1 - x0 < 4 or y1 - y0 < 4:
         return False
+    part = small[y0:y1, x0:x1]
+    # Most candidates, every real back, end here, cheaply: their mean colour is none the
+    # lit mat can take. Then every other pixel of every other row is plenty.
+    if lit_mat.distance(np.asarray(cv2.mean(part)[:3], np.float32)[None])[0] > 2 * LIT_MAT_DISTANCE:
+        return False
+    if float(np.mean(lit_mat.distance(part[::2, ::2].reshape(-1, 3)) < LIT_MAT_DISTANCE)) < GLARE_SHARE:
+        return False
+    # No sharp detail in most of it (the 70 % copy: more of it, off its edges).
+    inner = centre + (box - centre) * 0.7
+    x0, y0 = np.clip(np.floor(inner.min(axis=0)).astype(int), 0, [wid, hgt])
+    x1, y1 = np.clip(np.ceil(inner.max(axis=0)).astype(int) + 1, 0, [wid, hgt])
     mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.fillPoly(mask, [np.round(inner - [x0, y0]).astype(np.int32)], 255)
-    part = small[y0:y1, x0:x1]
-    inside = mask > 0
-    lit_mat = _lit_mat_residual(part[inside].astype(np.float32), mat_bgr) < LIT_MAT_DISTANCE
-    if lit_mat.mean() < GLARE_SHARE:
-        return False
-    grey = cv2.cvtColor(part, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    detail = np.abs(cv2.GaussianBlur(grey, (0, 0), 1.0) - cv2.GaussianBlur(grey, (0, 0), 3.0))[inside]
-    return float(np.percentile(detail, 99)) < GLARE_EDGES
+    grey = cv2.cvtColor(small[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY).astype(np.float32)
+    detail = np.abs(cv2.GaussianBlur(grey, (0, 0), 1.0) - cv2.GaussianBlur(grey, (0, 0), 3.0))[mask > 0]
+    return len(detail) > 0 and float(np.percentile(detail, 99)) < GLARE_EDGES
 
 
-def _lit_mat_residual(pixels: np.ndarray, mat: np.ndarray) -> np.ndarray:
-    """(N,) distance of each BGR pixel from the colours the mat can take under any light:
-    ``k * mat + w * white`` with k, w >= 0 (dimmer or brighter, plus a lamp's white)."""
-    white = np.ones(3, np.float32)
-    basis = np.stack([mat.astype(np.float32), white], axis=1)
-    coef = pixels @ np.linalg.pinv(basis).T
-    inside = np.linalg.norm(pixels - coef @ basis.T, axis=1)
-    # Off the cone: the nearest of its two edges (the mat's colour alone, white alone).
-    k = np.clip(pixels @ basis[:, 0] / float(basis[:, 0] @ basis[:, 0]), 0.0, None)
-    along_mat = np.linalg.norm(pixels - k[:, None] * basis[:, 0], axis=1)
-    w = np.clip(pixels.mean(axis=1), 0.0, None)
-    along_white = np.linalg.norm(pixels - w[:, None] * white, axis=1)
-    return np.where((coef < 0).any(axis=1), np.minimum(along_mat, along_white), inside)
+class LitMat:
+    """The colours the mat can take under any light: ``k * mat + w * white`` with k, w >= 0
+    (dimmer or brighter, plus a lamp's white), ``mat`` its BGR colour."""
+
+    def __init__(self, mat: np.ndarray) -> None:
+        self.mat = np.asarray(mat, np.float32)
+        basis = np.stack([self.mat, np.ones(3, np.float32)], axis=1)
+        self.basis = basis
+        # Least squares onto the two colours, (B^T B)^-1 B^T: a 2x2 inverse.
+        self.solve = (np.linalg.inv(basis.T @ basis + np.eye(2, dtype=np.float32) * 1e-3) @ basis.T).T
+
+    def distance(self, pixels: np.ndarray) -> np.ndarray:
+        """(N,) BGR distance of each of ``pixels`` (N, 3) from those colours."""
+        px = pixels.astype(np.float32)
+        coef = px @ self.solve
+        out = np.linalg.norm(px - coef @ self.basis.T, axis=1)
+        # Off the cone (a coefficient below 0): the nearest of its two edges, the mat's
+        # colour alone or white alone.
+        off = (coef < 0).any(axis=1)
+        if off.any():
+            q = px[off]
+            k = np.clip(q @ self.mat / float(self.mat @ self.mat), 0.0, None)
+            w = np.clip(q.mean(axis=1), 0.0, None)
+            out[off] = np.minimum(np.linalg.norm(q - k[:, None] * self.mat, axis=1),
+                                  np.linalg.norm(q - w[:, None], axis=1))
+        return out
 
 
 def _upright_order(box: np.ndarray) -> np.ndarray:
