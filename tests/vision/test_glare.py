@@ -3,12 +3,14 @@ card; a plain back lying under it still is one."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from vision.mat.games import mat_layout
 from vision.reader import CardReader
 from vision.render.effects import Effects, Glare
-from vision.render.faces import STYLES
+from vision.render.faces import STYLES, BackStyle
 from vision.render.scene import SceneRenderer
 from vision.render.table import TableState, down, table_scene
 
@@ -33,7 +35,7 @@ def test_a_lamps_glare_on_an_empty_mat_is_no_card(layout):
         assert [c.code for c in reader.read_image(image).cards] == [], (x, y)
 
 
-def test_plain_backs_under_the_glare_are_still_backs(layout):
+def test_plain_blue_backs_under_the_glare_are_still_backs(layout):
     # The bridge deck's backs are one plain blue, printed to the edge: as smooth as glare,
     # but a colour no light makes of the green felt.
     state = TableState(zones={f"seat{s}": [down(c) for c in ("2c", "3d", "4h", "5s")] for s in range(4)})
@@ -43,3 +45,17 @@ def test_plain_backs_under_the_glare_are_still_backs(layout):
         scene = table_scene(layout, state, deck=STYLES["bridge"], effects=_lamp(x, y), mat_style="felt")
         codes = [c.code for c in reader.read_image(renderer.render(scene).image).cards]
         assert codes.count("BACK") == 16 and len(codes) == 16, ((x, y), codes)
+
+
+@pytest.mark.parametrize("grey", [45, 140])
+def test_plain_grey_backs_on_a_light_mat_are_still_backs(layout, grey):
+    # Grey is a colour the light mat takes in its shadows, and it is smooth: but a lamp
+    # adds light, so glare is brighter than the mat, never darker.
+    deck = replace(STYLES["bridge"], back=BackStyle((grey, grey, grey), pattern="plain", border_mm=0.0))
+    state = TableState(zones={"draw": [down("2c")], "seat0": [down("3c"), down("4c")]})
+    renderer = SceneRenderer()
+    reader = CardReader(layout)
+    for x, y in SPOTS[::2]:
+        scene = table_scene(layout, state, deck=deck, effects=_lamp(x, y), mat_style="light")
+        codes = [c.code for c in reader.read_image(renderer.render(scene).image).cards]
+        assert codes == ["BACK"] * 3, ((x, y), codes)

@@ -185,7 +185,8 @@ def _slot_cells(key: tuple[bytes, ...], outlines: tuple[np.ndarray, ...],
 
 GLARE_SHARE = 0.97
 """Share of a candidate's middle that must look like the mat lit more for it to be a
-lamp's glare (training-like seeds: glare 0.99-1.0, backs at most 0.90)."""
+lamp's glare (training-like seeds, measured on its 70 % copy: glare 0.99-1.0, backs at
+most 0.90; the check reads the middle half's box, with the same readings)."""
 LIT_MAT_DISTANCE = 12.0
 """BGR distance within which a pixel counts as the mat's colour under some light."""
 GLARE_EDGES = 15.0
@@ -209,9 +210,11 @@ def _lamp_glare(small: np.ndarray, box: np.ndarray, lit_mat: LitMat) -> bool:
     if x1 - x0 < 4 or y1 - y0 < 4:
         return False
     part = small[y0:y1, x0:x1]
-    # Most candidates, every real back, end here, cheaply: their mean colour is none the
-    # lit mat can take. Then every other pixel of every other row is plenty.
-    if lit_mat.distance(np.asarray(cv2.mean(part)[:3], np.float32)[None])[0] > 2 * LIT_MAT_DISTANCE:
+    # Most candidates, every real back, end here, cheaply: a lamp adds light, so glare is
+    # brighter than the mat (a dark back on a light mat is not), and its mean colour is
+    # one the lit mat can take. Then every other pixel of every other row is plenty.
+    mean = np.asarray(cv2.mean(part)[:3], np.float32)
+    if mean.sum() <= lit_mat.mat.sum() or lit_mat.distance(mean[None])[0] > 2 * LIT_MAT_DISTANCE:
         return False
     if float(np.mean(lit_mat.distance(part[::2, ::2].reshape(-1, 3)) < LIT_MAT_DISTANCE)) < GLARE_SHARE:
         return False
