@@ -202,14 +202,9 @@ def _lamp_glare(small: np.ndarray, box: np.ndarray, lit_mat: LitMat) -> bool:
     the mat's own hue would pass for glare: a card nobody could see on that mat anyway.)"""
     # The middle of the candidate: the bounding box of its half-size copy, which lies
     # inside it however it is turned.
-    centre = box.mean(axis=0)
-    inner = centre + (box - centre) * 0.5
-    hgt, wid = small.shape[:2]
-    x0, y0 = np.clip(np.floor(inner.min(axis=0)).astype(int), 0, [wid, hgt])
-    x1, y1 = np.clip(np.ceil(inner.max(axis=0)).astype(int) + 1, 0, [wid, hgt])
-    if x1 - x0 < 4 or y1 - y0 < 4:
+    part, _ = _middle(small, box, 0.5)
+    if min(part.shape[:2]) < 4:
         return False
-    part = small[y0:y1, x0:x1]
     # Most candidates, every real back, end here, cheaply: a lamp adds light, so glare is
     # brighter than the mat (a dark back on a light mat is not), and its mean colour is
     # one the lit mat can take. Then every other pixel of every other row is plenty.
@@ -219,12 +214,8 @@ def _lamp_glare(small: np.ndarray, box: np.ndarray, lit_mat: LitMat) -> bool:
     if float(np.mean(lit_mat.distance(part[::2, ::2].reshape(-1, 3)) < LIT_MAT_DISTANCE)) < GLARE_SHARE:
         return False
     # No sharp detail in most of it (the 70 % copy: more of it, off its edges).
-    inner = centre + (box - centre) * 0.7
-    x0, y0 = np.clip(np.floor(inner.min(axis=0)).astype(int), 0, [wid, hgt])
-    x1, y1 = np.clip(np.ceil(inner.max(axis=0)).astype(int) + 1, 0, [wid, hgt])
-    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillPoly(mask, [np.round(inner - [x0, y0]).astype(np.int32)], 255)
-    grey = cv2.cvtColor(small[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY).astype(np.float32)
+    part, mask = _middle(small, box, 0.7)
+    grey = cv2.cvtColor(part, cv2.COLOR_BGR2GRAY).astype(np.float32)
     detail = np.abs(cv2.GaussianBlur(grey, (0, 0), 1.0) - cv2.GaussianBlur(grey, (0, 0), 3.0))[mask > 0]
     return len(detail) > 0 and float(np.percentile(detail, 99)) < GLARE_EDGES
 
@@ -271,14 +262,8 @@ def _upright_order(box: np.ndarray) -> np.ndarray:
 def _side(small: np.ndarray, box: np.ndarray, white: float, paper_fraction: float) -> tuple[str | None, float]:
     """BACK, or None (a face whose index could not be read), from the card's middle:
     how much of it is card stock, as bright as the brightest white in view and grey."""
-    centre = box.mean(axis=0)
-    inner = centre + (box - centre) * 0.6
-    hgt, wid = small.shape[:2]
-    x0, y0 = np.clip(np.floor(inner.min(axis=0)).astype(int), 0, [wid, hgt])
-    x1, y1 = np.clip(np.ceil(inner.max(axis=0)).astype(int) + 1, 0, [wid, hgt])
-    mask = np.zeros((max(0, y1 - y0), max(0, x1 - x0)), np.uint8)
-    cv2.fillPoly(mask, [np.round(inner - [x0, y0]).astype(np.int32)], 255)
-    pixels = small[y0:y1, x0:x1][mask > 0].astype(np.int16)
+    part, mask = _middle(small, box, 0.6)
+    pixels = part[mask > 0].astype(np.int16)
     if len(pixels) == 0:
         return BACK, 0.5
     bright = pixels.min(axis=1)
@@ -287,3 +272,16 @@ def _side(small: np.ndarray, box: np.ndarray, white: float, paper_fraction: floa
     if paper >= paper_fraction:
         return None, paper
     return BACK, float(np.clip(1.0 - paper / paper_fraction, 0.5, 1.0))
+
+
+def _middle(small: np.ndarray, box: np.ndarray, share: float) -> tuple[np.ndarray, np.ndarray]:
+    """The part of ``small`` round the copy of ``box`` shrunk to ``share`` of its size about
+    its centre (clipped to the frame), and that copy's mask in it."""
+    centre = box.mean(axis=0)
+    inner = centre + (box - centre) * share
+    hgt, wid = small.shape[:2]
+    x0, y0 = np.clip(np.floor(inner.min(axis=0)).astype(int), 0, [wid, hgt])
+    x1, y1 = np.clip(np.ceil(inner.max(axis=0)).astype(int) + 1, 0, [wid, hgt])
+    mask = np.zeros((max(0, y1 - y0), max(0, x1 - x0)), np.uint8)
+    cv2.fillPoly(mask, [np.round(inner - [x0, y0]).astype(np.int32)], 255)
+    return small[y0:y1, x0:x1], mask

@@ -137,8 +137,6 @@ class LoneCards:
             return None
         query = positions(kps)
         qi, entry = self.at_places(query, desc, self.shortlist(upright))
-        if len(qi) < INLIERS:
-            return None
         counts = np.bincount(self.candidate[entry], minlength=2 * len(self.thumbs))
         best = int(np.argmax(counts))
         if counts[best] < INLIERS:
