@@ -381,6 +381,19 @@ def cut_patches(image: np.ndarray, proposals: Proposals) -> np.ndarray:
     return out
 
 
+def ink_depth(patches: np.ndarray) -> np.ndarray:
+    """(N,) how dark each BGR patch's darkest print is against its paper: (paper - ink) /
+    paper, on the darkest colour channel (red ink is dark there too) smoothed 3x3 (one
+    noisy pixel is no stroke)."""
+    n = len(patches)
+    if n == 0:
+        return np.zeros(0, np.float32)
+    dark = np.minimum(np.minimum(patches[..., 0], patches[..., 1]), patches[..., 2])
+    smooth = cv2.blur(dark.reshape(n * PATCH_H, PATCH_W), (3, 3)).reshape(n, -1).astype(np.float32)
+    paper = smooth.max(axis=1)
+    return (paper - smooth.min(axis=1)) / np.maximum(paper, 1.0)
+
+
 def patch_input(patches: np.ndarray) -> np.ndarray:
     """Network input for BGR patches: (N, H, W, 2) float32, lighting-normalised.
 
