@@ -55,6 +55,9 @@ class SceneTally:
     fanned_right: int = 0
     sides: int = 0
     sides_right: int = 0
+    backs: int = 0
+    """Face-down cards in full view."""
+    backs_found: int = 0
     extra: int = 0
     empty_scenes: int = 0
     empty_reports: int = 0
@@ -127,6 +130,9 @@ def score_scene(truth: tuple[CardTruth, ...], cards: list[CardSighting]) -> Scen
         if j is not None:
             tally.sides += 1
             tally.sides_right += int((cards[j].code == BACK) == (not t.face_up))
+        if not t.face_up and not t.covered:
+            tally.backs += 1
+            tally.backs_found += int(j is not None and cards[j].code == BACK)
         if not t.face_up or max(t.index_visible) < 0.9:
             continue
         right = j is not None and cards[j].code == t.code
@@ -325,7 +331,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"rendered held-out scenes (seeds 0-{args.scenes - 1}):     all scenes          | without motion blur")
     for label, a, b in (("isolated face-up cards right ", "isolated_right", "isolated"),
                         ("cards in fans / covered right", "fanned_right", "fanned"),
-                        ("face-up vs face-down right   ", "sides_right", "sides")):
+                        ("face-up vs face-down right   ", "sides_right", "sides"),
+                        ("backs in full view found     ", "backs_found", "backs")):
         print(f"  {label}: {_pct(getattr(t, a), getattr(t, b))} | {_pct(getattr(still, a), getattr(still, b))}")
     print(f"  reported cards matching none : {t.extra} | {still.extra}")
     kinds = sorted(t.misses, key=lambda k: -t.misses[k])

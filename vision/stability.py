@@ -1,7 +1,8 @@
 """When may the card reader believe what it sees, and where must it look again?
 
-:class:`StabilityGate` watches a small grey copy of every frame (the lores stream, or
-the main frame shrunk to 320 px wide, about a millisecond). The scene is *stable* once
+:class:`StabilityGate` watches a small copy of every frame (the lores stream, or the
+main frame shrunk to 320 px wide, about a millisecond): its brightness, and its colour,
+which alone tells a blue card dealt on green felt. The scene is *stable* once
 nothing has moved for ``stable_frames`` frames. On the first stable frame that differs
 from the last accepted one, the gate *settles*: it reports the regions (in full-frame
 pixels) that changed, and that frame becomes the new reference. A reading should change
@@ -11,8 +12,10 @@ reader nothing.
 Not a change of the game:
 
 * anything moving (hands, a card being dealt, a bumped table: motion blur moves too);
-* a hand resting still over the table (skin-coloured area in the changed region);
-* glare that appears where there was none (saturated pixels brightening the region);
+* a hand resting still over the table (a skin-coloured area in the changed region that
+  is no card's rectangle: red backs are skin-coloured too);
+* glare that appears where there was none (the region brighter, its colours washed
+  towards white, nothing new drawn);
 * a frame gone soft (the sharpest edges of the last accepted frame have faded).
 
 In those cases the gate waits, says why in ``reason``, and keeps its reference.
@@ -50,6 +53,17 @@ class Region:
 
 
 @dataclass(frozen=True)
+class _Look:
+    """A frame's small copy: grey, and its colour as YCrCb chroma (None from a grey frame).
+    Grey alone misses a blue card dealt on green felt: they differ in colour, hardly in
+    brightness."""
+
+    grey: np.ndarray
+    chroma: tuple[np.ndarray, np.ndarray] | None
+    """Cr and Cb, each its own plane (OpenCV is quick on planes, numpy slow across them)."""
+
+
+@dataclass(frozen=True)
 class StabilityReport:
     frame_index: int
     stable: bool
@@ -65,9 +79,50 @@ class StabilityReport:
 
 
 def skin_mask(bgr: np.ndarray) -> np.ndarray:
-    """Skin-coloured pixels (YCrCb box, the classic one: card inks and felt fall outside)."""
+    """Skin-coloured pixels (YCrCb box, the classic one: card inks and felt fall outside,
+    but so do not all backs: see :func:`hands`)."""
     ycrcb = cv2.cvtColor(bgr, cv2.COLOR_BGR2YCrCb)
     return cv2.inRange(ycrcb, (50, 136, 80), (255, 175, 130))
+
+
+SKIN_SOLID = 0.7
+"""Share of the area inside its outline that is skin-coloured when it is skin: a hand is
+solid, a back's print only skin-coloured here and there."""
+CARD_FILL = 0.85
+"""Share of its turned bounding rectangle that a skin-coloured area covers when it is a
+card (or cards side by side) rather than a hand."""
+
+
+def hands(skin: np.ndarray, min_area: float) -> np.ndarray:
+    """The hands in a skin mask (uint8 0/255 in, the same out): its connected areas of at
+    least ``min_area`` pixels that are not cards. Red, orange and pink card backs are skin-
+    coloured at a camera's resolution (a red back's white lines blend into salmon), so an
+    area that fills its turned bounding rectangle and lies clear of the frame's edge is a
+    card, or cards side by side: a hand has fingers, and an arm comes in from the edge.
+    Nor is an area only partly skin-coloured inside its outline (a print's checks).
+    Whatever touches the frame's edge counts: arms, and a wooden table round the mat."""
+    # Not closed first: cards in neighbouring slots lie a pixel or two apart at a small
+    # scale. A patterned back is skin-coloured only between its lines: its outer outline
+    # counts, not its holes.
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
+    height, width = skin.shape[:2]
+    keep = np.zeros(count, np.uint8)
+    for k in range(1, count):
+        x, y, w, h, area = (int(v) for v in stats[k])
+        if area < min_area:
+            continue
+        if x == 0 or y == 0 or x + w == width or y + h == height:
+            keep[k] = 255  # an arm (or a wooden table round the mat)
+            continue
+        contours, _ = cv2.findContours((labels[y : y + h, x : x + w] == k).astype(np.uint8),
+                                       cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[-2:]
+        outline = max(contours, key=cv2.contourArea)
+        inside = cv2.contourArea(outline)
+        if area < SKIN_SOLID * inside:
+            continue  # a print's checks or lines, skin-coloured here and there: no hand
+        _, (rw, rh), _ = cv2.minAreaRect(outline)
+        keep[k] = 0 if inside >= CARD_FILL * max(rw * rh, 1.0) else 255
+    return keep[labels]
 
 
 class StabilityGate:
@@ -96,8 +151,8 @@ class StabilityGate:
 
     def reset(self) -> None:
         """Forget everything: the next stable frame settles with the whole frame changed."""
-        self._previous: np.ndarray | None = None
-        self._reference: np.ndarray | None = None
+        self._previous: _Look | None = None
+        self._reference: _Look | None = None
         self._still = 0
         self._waited = 0
         self._full_size = (0, 0)
@@ -106,34 +161,46 @@ class StabilityGate:
     @property
     def reference(self) -> np.ndarray | None:
         """The small grey image of the last accepted stable frame."""
-        return self._reference
+        return self._reference.grey if self._reference is not None else None
 
     # -- the small copy -------------------------------------------------------------------------
-    def _small(self, frame: Frame | np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    def _small(self, frame: Frame | np.ndarray) -> tuple[_Look, np.ndarray | None]:
+        """The frame's small copy, and its small colour image when it was made on the way."""
         image = frame.image if isinstance(frame, Frame) else frame
         lores = frame.lores if isinstance(frame, Frame) else None
         h, w = image.shape[:2]
         self._full_size = (w, h)
         size = (self.work_width, max(1, int(round(h * self.work_width / w))))
         colour = None
+        if image.ndim == 3:
+            # With a lores stream only its chroma comes from the main frame, every fourth
+            # pixel or so (a tenth of a millisecond): colour differences are large.
+            colour = cv2.resize(image, size, interpolation=cv2.INTER_NEAREST if lores is not None else cv2.INTER_AREA)
         if lores is not None:
             gray = cv2.resize(lores, size, interpolation=cv2.INTER_AREA)
-        elif image.ndim == 2:
+        elif colour is None:
             gray = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
         else:
-            colour = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
             gray = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
+        chroma = None
+        if colour is not None:
+            _, cr, cb = cv2.split(cv2.cvtColor(colour, cv2.COLOR_BGR2YCrCb))
+            chroma = (cv2.GaussianBlur(cr, (3, 3), 0), cv2.GaussianBlur(cb, (3, 3), 0))
         # A little blur, so sensor noise never counts as motion.
-        return cv2.GaussianBlur(gray, (3, 3), 0), colour
+        return _Look(cv2.GaussianBlur(gray, (3, 3), 0), chroma), (colour if lores is None else None)
 
     def _colour(self, frame: Frame | np.ndarray) -> np.ndarray:
         image = frame.image if isinstance(frame, Frame) else frame
         size = (self.work_width, max(1, int(round(image.shape[0] * self.work_width / image.shape[1]))))
         return cv2.resize(image, size, interpolation=cv2.INTER_AREA)
 
-    def _cells(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Pixels that differ, and per grid cell whether enough of them do."""
-        differs = cv2.absdiff(a, b) > self.motion_level
+    def _cells(self, a: _Look, b: _Look) -> tuple[np.ndarray, np.ndarray]:
+        """Pixels that differ (in brightness or colour), and per grid cell whether enough of
+        them do."""
+        differs = cv2.absdiff(a.grey, b.grey) > self.motion_level
+        if a.chroma is not None and b.chroma is not None:
+            moved = cv2.max(cv2.absdiff(a.chroma[0], b.chroma[0]), cv2.absdiff(a.chroma[1], b.chroma[1]))
+            differs |= moved > self.motion_level
         h, w = differs.shape
         grid = (max(1, -(-w // CELL)), max(1, -(-h // CELL)))
         fraction = cv2.resize(differs.astype(np.float32), grid, interpolation=cv2.INTER_AREA)
@@ -145,7 +212,7 @@ class StabilityGate:
         self._index = frame.index if isinstance(frame, Frame) else self._index + 1
         small, colour = self._small(frame)
         previous, self._previous = self._previous, small
-        if previous is None or previous.shape != small.shape:
+        if previous is None or previous.grey.shape != small.grey.shape:
             self._still = 0
             return StabilityReport(self._index, False, reason="motion", moving=1.0)
         _, moving_cells = self._cells(small, previous)
@@ -172,11 +239,11 @@ class StabilityGate:
                 return StabilityReport(self._index, False, reason=reason)
         return self._settle(small, changed_cells)
 
-    def _occluded(self, frame: Frame | np.ndarray, small: np.ndarray, colour: np.ndarray | None,
+    def _occluded(self, frame: Frame | np.ndarray, look: _Look, colour: np.ndarray | None,
                   differs: np.ndarray, changed_cells: np.ndarray) -> str | None:
         """Why the change is not the game's: a soft frame, new glare, a resting hand."""
-        ref = self._reference
-        assert ref is not None
+        assert self._reference is not None
+        ref, small = self._reference.grey, look.grey
         region = cv2.resize(changed_cells.astype(np.uint8), (small.shape[1], small.shape[0]),
                             interpolation=cv2.INTER_NEAREST).astype(bool)
         changed_px = region & differs
@@ -194,23 +261,23 @@ class StabilityGate:
             # Glare: brighter all over, and nothing new drawn there (no new edges).
             brighter = float((small[changed_px] > ref[changed_px]).mean())
             new_edges = float(((lap_now > 40) & (lap_ref < 20))[changed_px].mean())
-            if brighter > 0.9 and new_edges < 0.01:
+            if brighter > 0.9 and new_edges < 0.01 and _whiter(self._reference.chroma, look.chroma,
+                                                                changed_px, self.motion_level):
                 return "glare"
             if colour is None:
                 colour = self._colour(frame)
-            # A hand is one large skin-coloured blob; the faces on court cards are several
-            # small ones, so the largest blob is what counts, not all skin pixels together.
-            skin = (skin_mask(colour) > 0) & changed_px
-            if int(np.count_nonzero(skin)) >= self.hand_pixels:
-                _n, _labels, stats, _c = cv2.connectedComponentsWithStats(skin.astype(np.uint8), connectivity=8)
-                if int(stats[1:, cv2.CC_STAT_AREA].max(initial=0)) >= self.hand_pixels:
-                    return "hand"
+            # A hand is one large skin-coloured area, and no card's rectangle; the faces on
+            # court cards are several small ones, so all skin pixels together do not count.
+            skin = skin_mask(colour) & changed_px.astype(np.uint8) * 255  # not a wooden table
+            if int(np.count_nonzero(skin)) >= self.hand_pixels and hands(skin, self.hand_pixels).any():
+                return "hand"
         return None
 
-    def _settle(self, small: np.ndarray, changed_cells: np.ndarray) -> StabilityReport:
-        self._reference = small
+    def _settle(self, look: _Look, changed_cells: np.ndarray) -> StabilityReport:
+        self._reference = look
         self._waited = 0
-        return StabilityReport(self._index, True, settled=True, changed=self._regions(changed_cells, small.shape))
+        return StabilityReport(self._index, True, settled=True,
+                               changed=self._regions(changed_cells, look.grey.shape))
 
     def _regions(self, changed_cells: np.ndarray, small_shape: tuple[int, ...]) -> tuple[Region, ...]:
         """Changed cells, grown by one cell and joined when they touch, as full-frame boxes."""
@@ -224,6 +291,21 @@ class StabilityGate:
             x1, y1 = min(w, int(np.ceil((x + cw) * CELL * sx))), min(h, int(np.ceil((y + ch) * CELL * sy)))
             out.append(Region(x0, y0, x1 - x0, y1 - y0))
         return tuple(out)
+
+
+def _whiter(before: tuple[np.ndarray, np.ndarray] | None, after: tuple[np.ndarray, np.ndarray] | None,
+            where: np.ndarray, level: float) -> bool:
+    """Did the colour at ``where`` only wash out towards white, as under a lamp's glare
+    (each pixel's chroma moved straight towards grey's, if at all)? A card of another
+    colour moves it elsewhere. True without colour (grey frames cannot tell)."""
+    if before is None or after is None:
+        return True
+    old = np.stack([p[where] for p in before], axis=1).astype(np.float32) - 128.0
+    move = np.stack([p[where] for p in after], axis=1).astype(np.float32) - 128.0 - old
+    towards = -old / np.maximum(np.linalg.norm(old, axis=1, keepdims=True), 1.0)
+    along = np.sum(move * towards, axis=1, keepdims=True)
+    aside = np.linalg.norm(move - along * towards, axis=1)
+    return float(np.mean((aside < level) & (along[:, 0] > -level))) > 0.9
 
 
 def changed_zones(regions: tuple[Region, ...], zone_outlines: dict[str, np.ndarray]) -> tuple[str, ...]:

@@ -16,10 +16,12 @@ import numpy as np
 
 from companion.cards import BACK
 from vision.cards.detect import FoundCard
-from vision.stability import skin_mask
+from vision.stability import hands, skin_mask
 
 WORK_SCALE = 0.5
 """Backs are big: they are looked for at half the frame's size."""
+HAND_SHARE = 0.1
+"""A skin-coloured area of a tenth of a card or more, not card-shaped, is (part of) a hand."""
 
 
 @dataclass(frozen=True)
@@ -70,11 +72,13 @@ def find_backs(image: np.ndarray, view: MatView, faces: list[FoundCard],
         centre = card.centre
         grown = centre + (card.corners - centre) * 1.06
         cv2.fillPoly(fg, [np.round(grown * s).astype(np.int32)], 0)
-    fg[skin_mask(small) > 0] = 0
+    cw, ch = view.card_size_px[0] * s, view.card_size_px[1] * s
+    card_area = cw * ch
+    # Hands, down to a fingertip; not skin-coloured backs (red ones are), which are cards.
+    fg[hands(skin_mask(small) & sheet, HAND_SHARE * card_area) > 0] = 0
     sample = small[::3, ::3]
     darkest = np.minimum(np.minimum(sample[..., 0], sample[..., 1]), sample[..., 2])
     white = float(np.percentile(darkest[sheet[::3, ::3] > 0], 99.5))
-    cw, ch = view.card_size_px[0] * s, view.card_size_px[1] * s
     k = max(3, int(cw * 0.12) | 1)
     # For telling neighbouring cards apart, shadows must not bridge the gaps between them:
     # a shadow is the mat darker, a card is lighter (its border) or another colour (its back).
@@ -83,7 +87,6 @@ def find_backs(image: np.ndarray, view: MatView, faces: list[FoundCard],
                               cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-    card_area = cw * ch
     out = []
     slots = tuple(outline * s for outline in view.slot_outlines)
     for code, conf, corners in _cards_in_slots(small, opened, fg, slots, card_area, white, paper_fraction,

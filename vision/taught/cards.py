@@ -36,8 +36,8 @@ import numpy as np
 from vision.mat.calibration import MatCalibrator
 from vision.mat.layout import MatLayout
 from vision.observation import CardSighting, Observation
-from vision.stability import skin_mask
-from vision.taught.features import big_areas, largest_blob, orb, order_corners, positions, warp_quad
+from vision.stability import hands, skin_mask
+from vision.taught.features import largest_blob, orb, order_corners, positions, warp_quad
 from vision.taught.lone import DISTINCT, THUMB, LoneCards, agreeing, thumb_vector
 from vision.taught.store import TaughtDeck
 
@@ -423,7 +423,7 @@ def foreground(image: np.ndarray, sheet: np.ndarray | None = None, card_px: floa
     if sheet is not None:
         fg[sheet == 0] = 0
     least = 1.5 * (card_px if card_px else 0.02 * image.shape[0] * image.shape[1]) * s * s
-    fg[big_areas(skin_mask(small), least) > 0] = 0
+    fg[hands(skin_mask(small), least) > 0] = 0
     fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     return cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 

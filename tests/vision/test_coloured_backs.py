@@ -1,0 +1,76 @@
+"""Backs of every colour: red, orange and pink backs are skin-coloured at a camera's
+resolution, and a blue back on green felt is as bright as the felt. Dealt face down they
+are cards to find, and a change the stability gate must see and believe; a hand is still
+a hand."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from companion.cards import BACK
+from vision.mat.games import mat_layout
+from vision.reader import CardReader
+from vision.render.faces import STYLES
+from vision.render.table import HandOver, TableState, down, table_scene
+from vision.stability import StabilityGate, hands, skin_mask
+
+DEALT = {f"seat{i}": [down("As"), down("2s"), down("3s"), down("4s")] for i in range(4)}
+
+SKIN_COLOURED = ("duplex", "jumbo", "triplex")
+"""Red diagonal lines, orange diamonds, red checks on black."""
+
+
+@pytest.fixture(scope="module")
+def layout():
+    return mat_layout("crocodile", 4, "a2")
+
+
+def _table(renderer, layout, style: str, zones=None, hands_over=()):
+    state = TableState(zones=DEALT if zones is None else zones, hands=hands_over)
+    return renderer.render(table_scene(layout, state, deck=STYLES[style])).image
+
+
+@pytest.mark.parametrize("style", [*SKIN_COLOURED, "bridge", "classic"])
+def test_every_dealt_back_is_found_whatever_its_colour(renderer, layout, style):
+    cards = CardReader(layout).read_image(_table(renderer, layout, style)).cards
+    assert sorted((c.code, c.zone) for c in cards) == sorted(
+        (BACK, f"seat{i}/slot{k}") for i in range(4) for k in range(4))
+
+
+@pytest.mark.parametrize("style", ["duplex", "jumbo", "bridge", "classic"])
+def test_the_gate_believes_a_deal_of_backs_whatever_their_colour(renderer, layout, style):
+    # Red and orange backs were taken for a hand resting there, forever; blue backs on
+    # green felt were no change at all to a grey copy of the frame.
+    gate = StabilityGate(stable_frames=3)
+    empty = _table(renderer, layout, style, zones={})
+    dealt = _table(renderer, layout, style)
+    assert [gate.update(empty).settled for _ in range(4)] == [False, False, False, True]
+    reports = [gate.update(dealt) for _ in range(5)]
+    assert [r.settled for r in reports] == [False, False, False, True, False], [r.reason for r in reports]
+    assert reports[3].changed
+
+
+def test_a_hand_over_red_backs_is_still_a_hand(renderer, layout):
+    gate = StabilityGate(stable_frames=3)
+    dealt = _table(renderer, layout, "duplex")
+    assert [gate.update(dealt).settled for _ in range(4)][-1]
+    hand = (HandOver("seat0", seat=0, offset_mm=(0, 30)),)
+    reports = [gate.update(_table(renderer, layout, "duplex", hands_over=hand)) for _ in range(6)]
+    assert not any(r.settled for r in reports) and reports[-1].reason == "hand"
+
+
+def test_hands_keeps_hands_and_drops_card_rectangles():
+    skin = np.zeros((120, 200), np.uint8)
+    skin[20:60, 20:48] = 255  # a card
+    skin[30:70, 120:190] = 255  # a palm...
+    for x in range(122, 190, 16):
+        skin[5:30, x : x + 7] = 255  # ...and its fingers
+    skin[80:120, 60:80] = 255  # an arm, in from the frame's edge
+    found = hands(skin, 100)
+    assert not found[40, 30] and found[50, 150] and found[10, 125] and found[110, 70]
+    # a back's print, skin-coloured in a checkerboard, is no hand either
+    checks = np.zeros((60, 60), np.uint8)
+    checks[5:55, 5:55] = ((np.indices((50, 50)).sum(axis=0) % 2) * 255).astype(np.uint8)
+    assert not hands(checks, 100).any()
+    assert skin_mask(np.full((4, 4, 3), (150, 180, 225), np.uint8)).all()  # a skin tone the renderer uses
