@@ -106,23 +106,23 @@ def hands(skin: np.ndarray, min_area: float) -> np.ndarray:
     # counts, not its holes.
     count, labels, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
     height, width = skin.shape[:2]
-    keep = np.zeros(count, np.uint8)
-    for k in range(1, count):
+    out = np.zeros_like(skin)
+    for k in np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= min_area):
+        if k == 0:
+            continue
         x, y, w, h, area = (int(v) for v in stats[k])
-        if area < min_area:
-            continue
-        if x == 0 or y == 0 or x + w == width or y + h == height:
-            keep[k] = 255  # an arm (or a wooden table round the mat)
-            continue
-        contours, _ = cv2.findContours((labels[y : y + h, x : x + w] == k).astype(np.uint8),
-                                       cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[-2:]
-        outline = max(contours, key=cv2.contourArea)
-        inside = cv2.contourArea(outline)
-        if area < SKIN_SOLID * inside:
-            continue  # a print's checks or lines, skin-coloured here and there: no hand
-        _, (rw, rh), _ = cv2.minAreaRect(outline)
-        keep[k] = 0 if inside >= CARD_FILL * max(rw * rh, 1.0) else 255
-    return keep[labels]
+        part = (labels[y : y + h, x : x + w] == k).astype(np.uint8)
+        if not (x == 0 or y == 0 or x + w == width or y + h == height):  # else an arm, or a wooden table
+            contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[-2:]
+            outline = max(contours, key=cv2.contourArea)
+            inside = cv2.contourArea(outline)
+            if area < SKIN_SOLID * inside:
+                continue  # a print's checks or lines, skin-coloured here and there: no hand
+            _, (rw, rh), _ = cv2.minAreaRect(outline)
+            if inside >= CARD_FILL * max(rw * rh, 1.0):
+                continue  # a card, or cards side by side
+        out[y : y + h, x : x + w] |= part * 255
+    return out
 
 
 class StabilityGate:
