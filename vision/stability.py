@@ -186,7 +186,8 @@ class StabilityGate:
         if colour is not None:
             _, cr, cb = cv2.split(cv2.cvtColor(colour, cv2.COLOR_BGR2YCrCb))
             chroma = (cv2.GaussianBlur(cr, (3, 3), 0), cv2.GaussianBlur(cb, (3, 3), 0))
-        # A little blur, so sensor noise never counts as motion.
+        # A little blur, so sensor noise never counts as motion. The nearest-pixel copy is
+        # good for chroma only: the skin test, rarely needed, shrinks the frame properly.
         return _Look(cv2.GaussianBlur(gray, (3, 3), 0), chroma), (colour if lores is None else None)
 
     def _colour(self, frame: Frame | np.ndarray) -> np.ndarray:

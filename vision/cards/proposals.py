@@ -381,15 +381,21 @@ def cut_patches(image: np.ndarray, proposals: Proposals) -> np.ndarray:
     return out
 
 
+def _dark(patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each BGR patch's darkest colour channel (red ink is dark there too), (N, H, W), and
+    the same smoothed 3x3, (N, H*W): one noisy pixel sets neither the paper nor a stroke."""
+    n = len(patches)
+    # elementwise minimum: much faster than a reduction over the three-long colour axis
+    dark = np.minimum(np.minimum(patches[..., 0], patches[..., 1]), patches[..., 2])
+    return dark, cv2.blur(dark.reshape(n * PATCH_H, PATCH_W), (3, 3)).reshape(n, -1)
+
+
 def ink_depth(patches: np.ndarray) -> np.ndarray:
     """(N,) how dark each BGR patch's darkest print is against its paper: (paper - ink) /
-    paper, on the darkest colour channel (red ink is dark there too) smoothed 3x3 (one
-    noisy pixel is no stroke)."""
-    n = len(patches)
-    if n == 0:
+    paper, on the smoothed darkest channel (see :func:`_dark`)."""
+    if len(patches) == 0:
         return np.zeros(0, np.float32)
-    dark = np.minimum(np.minimum(patches[..., 0], patches[..., 1]), patches[..., 2])
-    smooth = cv2.blur(dark.reshape(n * PATCH_H, PATCH_W), (3, 3)).reshape(n, -1).astype(np.float32)
+    smooth = _dark(patches)[1].astype(np.float32)
     paper = smooth.max(axis=1)
     return (paper - smooth.min(axis=1)) / np.maximum(paper, 1.0)
 
@@ -405,9 +411,7 @@ def patch_input(patches: np.ndarray) -> np.ndarray:
     n = len(patches)
     if n == 0:
         return np.zeros((0, PATCH_H, PATCH_W, 2), np.float32)
-    # elementwise minimum: much faster than a reduction over the three-long colour axis
-    dark = np.minimum(np.minimum(patches[..., 0], patches[..., 1]), patches[..., 2])
-    smooth = cv2.blur(dark.reshape(n * PATCH_H, PATCH_W), (3, 3)).reshape(n, -1)
+    dark, smooth = _dark(patches)
     paper = smooth.max(axis=1).astype(np.float32)[:, None]
     darkest = dark.reshape(n, -1).min(axis=1).astype(np.float32)[:, None]
     d = dark.reshape(n, -1).astype(np.float32)
