@@ -153,3 +153,31 @@ def test_claims_are_judged_in_slap_order_whatever_the_arrival_order(case, data):
     for claim in data.draw(st.permutations(stamped)):
         game.apply(claim)
     assert game.internal_state() == in_slap_order.internal_state()
+
+
+def test_CR_G15_a_claim_is_judged_on_its_card_after_a_reshuffle_took_it():
+    """A match covers the card it was made on; its reward draw finds the deck empty and
+    shuffles every discard but the top one back (CR-G15), the window's card among them.
+    A later match in the same window is still judged against that card: the referee,
+    which saw the card only when it was played, agrees with the digital game. (A random
+    game found by the property above; seed 268 reaches that moment.)"""
+    rules = {"power_trigger": "any_play", "wrong_match_penalty_cards": 3, "match_opponent_cards": True,
+             "active_player_matches": True, "caller_cards_locked": False, "jack_swap": "blind_two_players",
+             "jokers_per_deck": 1, "decks": 1}
+    game = Recall([f"P{i}" for i in range(8)], rules, seed=268, setup={"dealer": 0})
+    shadow = Recall(game.players, game.house_rules.to_json(), setup=game.setup_data)
+    rng = random.Random(268)
+    judged_after_reshuffle = 0
+    while not game.is_over():
+        action = random_action(game, rng)
+        window = game.table.window
+        if isinstance(action, Smackdown) and window is not None and window.card not in game.table.discard:
+            judged_after_reshuffle += 1
+        observed = as_observed(game, action)
+        game.apply(action)
+        shadow.apply(observed)
+        public, refereed = game.view(None), shadow.view(None)
+        assert public.pop("mode") != refereed.pop("mode")
+        assert public == refereed
+    assert judged_after_reshuffle > 0
+    assert shadow.outcome() == game.outcome()

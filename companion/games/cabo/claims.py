@@ -101,7 +101,7 @@ def _resolve(game: CaboGame, claim: Smackdown) -> list[Event]:
         seen[face] += 1
         faces.append(face)
         cids.append(cid)
-    target = t.cards[window.card].face
+    target = window.face
     assert target is not None  # it was seen face up when it was placed
     # -- judge
     events: list[Event] = []

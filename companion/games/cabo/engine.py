@@ -277,7 +277,7 @@ class CaboGame(Game):
         t = self.table
         chain = t.window.chain if chained and t.window is not None else []
         t.windows_opened += 1
-        t.window = Window(t.windows_opened, cid, seat, t.turn_number, chain=chain)
+        t.window = Window(t.windows_opened, cid, seat, t.turn_number, chain=chain, face=t.cards[cid].face)
 
     def can_draw(self) -> bool:
         t = self.table
@@ -662,7 +662,8 @@ class CaboGame(Game):
             "final_queue": _copy(t.final_queue), "round_end_queue": _copy(t.round_end_queue),
             "window": None if t.window is None else [t.window.number, t.window.card, t.window.placed_by,
                                                      [list(c) for c in t.window.claims], t.window.won_by,
-                                                     [list(c) for c in t.window.chain]],
+                                                     [list(c) for c in t.window.chain],
+                                                     t.window.face.code if t.window.face else None],
             "pending": [[p.seat, p.kind, p.optional, p.power, p.card, p.victim, p.peeked] for p in t.pending],
             "smackdowns": list(t.smackdowns), "penalties": list(t.penalties), "deed": t.deed,
             "termination": t.termination,

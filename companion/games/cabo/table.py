@@ -57,6 +57,10 @@ class Window:
     belong to an earlier window of the chain."""
     won_by: int | None = None
     won_t_ns: int | None = None
+    face: Card | None = None
+    """The card's face when it opened the window (it was seen face up): claims are judged
+    against it even when a penalty or reward draw has since shuffled the card back into
+    the deck (CR-G15 keeps only the top discard, which a match has covered)."""
 
 
 @dataclass
