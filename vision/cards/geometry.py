@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 
@@ -98,3 +99,12 @@ def patch_affines(centre: np.ndarray, down: np.ndarray, span: np.ndarray) -> np.
     m[:, 0, 2] = centre[:, 0] + (uy * ox + ux * oy) * span
     m[:, 1, 2] = centre[:, 1] + (-ux * ox + uy * oy) * span
     return m
+
+
+def warp_quad(image: np.ndarray, corners: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """The quadrilateral ``corners`` (image px, clockwise from its own top-left) warped
+    upright to ``size`` (width, height)."""
+    w, h = size
+    dst = np.array([[-0.5, -0.5], [w - 0.5, -0.5], [w - 0.5, h - 0.5], [-0.5, h - 0.5]], np.float32)
+    m = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
+    return cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)

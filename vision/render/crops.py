@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-import cv2
 import numpy as np
 
+from vision.cards.geometry import warp_quad
 from vision.render.scene import CardTruth, RenderedScene
 
 CARD_CROP = (200, 280)
@@ -16,10 +16,7 @@ CARD_CROP = (200, 280)
 def warp_card(image: np.ndarray, corners: Sequence[Sequence[float]], size: tuple[int, int] = CARD_CROP) -> np.ndarray:
     """The card whose corners (clockwise from its own top-left) are given, warped upright
     to ``size``."""
-    w, h = size
-    dst = np.array([[-0.5, -0.5], [w - 0.5, -0.5], [w - 0.5, h - 0.5], [-0.5, h - 0.5]], np.float32)
-    M = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
-    return cv2.warpPerspective(image, M, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return warp_quad(image, np.asarray(corners, np.float32), size)
 
 
 def card_crops(

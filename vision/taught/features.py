@@ -85,14 +85,6 @@ def order_corners(box: np.ndarray) -> np.ndarray:
     return np.roll(box, -start, axis=0)
 
 
-def warp_quad(image: np.ndarray, corners: np.ndarray, size: tuple[int, int]) -> np.ndarray:
-    """The quadrilateral ``corners`` (clockwise from its top-left) warped upright to ``size``."""
-    w, h = size
-    dst = np.array([[-0.5, -0.5], [w - 0.5, -0.5], [w - 0.5, h - 0.5], [-0.5, h - 0.5]], np.float32)
-    M = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
-    return cv2.warpPerspective(image, M, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-
-
 # -- ORB ----------------------------------------------------------------------------------------------
 
 def orb(features: int = 500, edge: int = 31, fast: int = 10, levels: int = 8) -> cv2.ORB:
