@@ -173,6 +173,7 @@ class CardReader:
             for card in faces:
                 if len(card.indices) == 1:
                     card.corners = mat_outline(card, calibration, self.shape)
+        self.finder.weigh_pips(image, faces)
         faces = [*kept, *faces]
         if view is None or calibration is None:
             return faces

@@ -20,6 +20,7 @@ import numpy as np
 
 from vision.cards.geometry import POKER, CardShape, apply_affine, index_frame
 from vision.cards.indices import CODES, IndexReader, IndexReading
+from vision.cards.pips import weigh_pips
 from vision.cards.proposals import DEFAULT_SEARCH, GlyphSearch, propose
 
 
@@ -34,10 +35,22 @@ class FoundCard:
     indices: list[IndexReading] = field(default_factory=list)
     covered: bool = False
     alternatives: tuple[tuple[str, float], ...] = ()
+    probs: np.ndarray | None = None
+    """Over CODES, what its indices' readings say together (None for backs and taught decks)."""
 
     @property
     def centre(self) -> np.ndarray:
         return self.corners.mean(axis=0)
+
+    def settle(self, best: str, confidence: float, alternatives: tuple[tuple[str, float], ...],
+               min_confidence: float) -> None:
+        """Take ``best`` as the code, or none (the card unidentified, ``best`` kept first among
+        the alternatives) when it is less likely than ``min_confidence``."""
+        self.confidence = confidence
+        if confidence >= min_confidence:
+            self.code, self.alternatives = best, alternatives
+        else:
+            self.code, self.alternatives = None, ((best, confidence), *alternatives)
 
 
 def _in_frame(reading: IndexReading, point_px: np.ndarray) -> np.ndarray:
@@ -115,20 +128,32 @@ def _agree(a: IndexReading, b: IndexReading) -> bool:
     return float(np.sum(a.probs * b.probs)) > 0.02
 
 
-def _joint(group: list[IndexReading]) -> tuple[str, float, tuple[tuple[str, float], ...]]:
-    """The code the group's readings agree on: their probabilities multiplied (independent
-    looks at one card), with a floor so one confident misreading cannot veto the rest."""
+def _joint(group: list[IndexReading]) -> np.ndarray | None:
+    """The group's code probabilities (over CODES): its readings' multiplied (independent
+    looks at one card), with a floor so one confident misreading cannot veto the rest.
+    None when a reading carries no probabilities (a taught deck's)."""
     if any(g.probs is None for g in group):
-        best = max(group, key=lambda g: g.confidence)
-        return best.code, _combined([g.confidence for g in group if g.code == best.code]), best.alternatives
+        return None
     joint = np.ones_like(group[0].probs)
     for g in group:
-        assert g.probs is not None  # groups with a missing one returned above
+        assert g.probs is not None  # checked above
         joint = joint * np.maximum(g.probs, 1e-3)
-    joint /= joint.sum()
-    order = np.argsort(-joint)[:3]
-    alts = tuple((CODES[k], float(joint[k])) for k in order[1:] if joint[k] > 0.01)
-    return CODES[order[0]], float(joint[order[0]]), alts
+    return joint / joint.sum()
+
+
+def decide(probs: np.ndarray) -> tuple[str, float, tuple[tuple[str, float], ...]]:
+    """The most likely code in ``probs`` (over CODES), its probability and the runners-up."""
+    order = np.argsort(-probs)[:3]
+    alts = tuple((CODES[k], float(probs[k])) for k in order[1:] if probs[k] > 0.01)
+    return CODES[order[0]], float(probs[order[0]]), alts
+
+
+def _group_code(group: list[IndexReading]) -> tuple[str, float, tuple[tuple[str, float], ...]]:
+    joint = _joint(group)
+    if joint is not None:
+        return decide(joint)
+    best = max(group, key=lambda g: g.confidence)
+    return best.code, _combined([g.confidence for g in group if g.code == best.code]), best.alternatives
 
 
 def outline_from_index(reading: IndexReading, shape: CardShape = POKER) -> np.ndarray:
@@ -214,11 +239,9 @@ def assemble(readings: list[IndexReading], image_size: tuple[int, int], shape: C
             corners = outline_from_index(a, a_shape)
             if left:
                 corners = _mirrored(corners, a, a_shape)
-        best, conf, alts = _joint(group)
-        code: str | None = best if conf >= min_confidence else None
-        if code is None:
-            alts = ((best, conf), *alts)
-        cards.append(FoundCard(code, conf, corners, group, alternatives=alts))
+        card = FoundCard(None, 0.0, corners, group, probs=_joint(group))
+        card.settle(*_group_code(group), min_confidence)
+        cards.append(card)
         opposite_seen.append(opposite is not None)
         mirrored.append(left)
 
@@ -285,3 +308,14 @@ class CardFinder:
         readings = self.readings(image, search, mask)
         h, w = image.shape[:2]
         return assemble(readings, (w, h), self.shape, self.min_confidence, card_height_px)
+
+    def weigh_pips(self, image: np.ndarray, cards: list[FoundCard]) -> None:
+        """Weigh in the pips of the black number cards in full view (``vision.cards.pips``),
+        once their outlines are as good as they get."""
+        for card in cards:
+            if card.probs is None or card.covered:
+                continue
+            probs = weigh_pips(card.probs, image, card.corners)
+            if probs is not card.probs:
+                card.probs = probs
+                card.settle(*decide(probs), self.min_confidence)
