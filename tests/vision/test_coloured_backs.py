@@ -74,3 +74,28 @@ def test_hands_keeps_hands_and_drops_card_rectangles():
     checks[5:55, 5:55] = ((np.indices((50, 50)).sum(axis=0) % 2) * 255).astype(np.uint8)
     assert not hands(checks, 100).any()
     assert skin_mask(np.full((4, 4, 3), (150, 180, 225), np.uint8)).all()  # a skin tone the renderer uses
+
+
+def _middle_of(paper: float, inks: list[tuple[int, int, int]]) -> tuple[np.ndarray, np.ndarray]:
+    """A 60 x 84 px card: ``paper`` of its middle white stock, the rest stripes of ``inks``
+    (BGR) in turn; and its box."""
+    rng = np.random.default_rng(3)
+    card = np.full((84, 60, 3), 245, np.uint8)
+    cells = rng.permutation(84 * 60)[: int((1 - paper) * 84 * 60)]
+    for k, cell in enumerate(cells):
+        card[cell // 60, cell % 60] = inks[k % len(inks)]
+    return card, np.array([[0, 0], [59, 0], [59, 83], [0, 83]], np.float32)
+
+
+def test_a_picture_in_a_white_frame_is_a_face_a_pattern_with_white_a_back():
+    from vision.cards.backs import _side
+
+    # a court card whose index was not read: half its middle white, the rest many colours
+    court, box = _middle_of(0.45, [(40, 40, 200), (200, 120, 40), (30, 30, 30), (60, 200, 230)])
+    assert _side(court, box, 245, 0.55)[0] is None
+    # a back printed blue on white, as white as the court card: one ink
+    back, box = _middle_of(0.45, [(160, 60, 20)])
+    assert _side(back, box, 245, 0.55)[0] == BACK
+    # mostly printed, however colourful: a back
+    busy, box = _middle_of(0.15, [(40, 40, 200), (200, 120, 40), (30, 30, 30), (60, 200, 230)])
+    assert _side(busy, box, 245, 0.55)[0] == BACK

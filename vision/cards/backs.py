@@ -271,10 +271,31 @@ def _side(small: np.ndarray, box: np.ndarray, white: float, paper_fraction: floa
         return BACK, 0.5
     bright = pixels.min(axis=1)
     chroma = pixels.max(axis=1) - bright
-    paper = float(((bright > 0.7 * white) & (chroma < 40)).mean())
-    if paper >= paper_fraction:
+    stock = (bright > 0.7 * white) & (chroma < 40)
+    paper = float(stock.mean())
+    if paper >= paper_fraction or (paper >= PICTURE_PAPER and _many_colours(pixels[~stock])):
         return None, paper
     return BACK, float(np.clip(1.0 - paper / paper_fraction, 0.5, 1.0))
+
+
+PICTURE_PAPER = 0.3
+"""A court card's picture leaves a third to a half of its middle white: as little as a
+back printed with white. What tells them apart is the rest (see :func:`_many_colours`)."""
+
+PICTURE_COLOURS = 10.0
+"""How far (Lab a-b units, median) a middle's printed pixels lie from their median colour
+when they are a picture: 12-26 for court cards and jokers whose index was not read, 4-7 for
+backs printed with white (rendered training-like scenes)."""
+
+
+def _many_colours(printed: np.ndarray) -> bool:
+    """Printed pixels (N, 3) BGR of many hues (a court's robe, face and outline), not the
+    one ink of a back's pattern."""
+    if len(printed) < 6:
+        return False
+    lab = cv2.cvtColor(printed.reshape(-1, 1, 3).astype(np.uint8), cv2.COLOR_BGR2LAB).reshape(-1, 3)
+    ab = lab[:, 1:].astype(np.float32)
+    return float(np.median(np.hypot(*(ab - np.median(ab, axis=0)).T))) >= PICTURE_COLOURS
 
 
 def _middle(small: np.ndarray, box: np.ndarray, share: float) -> tuple[np.ndarray, np.ndarray]:
