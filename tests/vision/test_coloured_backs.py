@@ -77,8 +77,8 @@ def test_hands_keeps_hands_and_drops_card_rectangles():
 
 
 def _middle_of(paper: float, inks: list[tuple[int, int, int]]) -> tuple[np.ndarray, np.ndarray]:
-    """A 60 x 84 px card: ``paper`` of its middle white stock, the rest stripes of ``inks``
-    (BGR) in turn; and its box."""
+    """A 60 x 84 px card: ``paper`` of it white stock, the rest pixels scattered at random
+    in ``inks`` (BGR) in turn; and its box."""
     rng = np.random.default_rng(3)
     card = np.full((84, 60, 3), 245, np.uint8)
     cells = rng.permutation(84 * 60)[: int((1 - paper) * 84 * 60)]

@@ -141,15 +141,20 @@ def _joint(group: list[IndexReading]) -> np.ndarray | None:
     return joint / joint.sum()
 
 
-def decide(probs: np.ndarray) -> tuple[str, float, tuple[tuple[str, float], ...]]:
+Decision = tuple[str, float, tuple[tuple[str, float], ...]]
+"""A code, its probability and the runners-up with theirs."""
+
+
+def decide(probs: np.ndarray) -> Decision:
     """The most likely code in ``probs`` (over CODES), its probability and the runners-up."""
     order = np.argsort(-probs)[:3]
     alts = tuple((CODES[k], float(probs[k])) for k in order[1:] if probs[k] > 0.01)
     return CODES[order[0]], float(probs[order[0]]), alts
 
 
-def _group_code(group: list[IndexReading]) -> tuple[str, float, tuple[tuple[str, float], ...]]:
-    joint = _joint(group)
+def _group_code(group: list[IndexReading], joint: np.ndarray | None) -> Decision:
+    """The group's code from its ``joint`` probabilities, or (a taught deck's readings,
+    without any) its most confident reading's, backed by those that agree with it."""
     if joint is not None:
         return decide(joint)
     best = max(group, key=lambda g: g.confidence)
@@ -240,7 +245,7 @@ def assemble(readings: list[IndexReading], image_size: tuple[int, int], shape: C
             if left:
                 corners = _mirrored(corners, a, a_shape)
         card = FoundCard(None, 0.0, corners, group, probs=_joint(group))
-        card.settle(*_group_code(group), min_confidence)
+        card.settle(*_group_code(group, card.probs), min_confidence)
         cards.append(card)
         opposite_seen.append(opposite is not None)
         mirrored.append(left)

@@ -112,11 +112,11 @@ def pip_likeness(image: np.ndarray, corners: np.ndarray, lone: bool = False) -> 
     inner[y0:y1, x0:x1] = ink[y0:y1, x0:x1]
     n, labels, stats, centres = cv2.connectedComponentsWithStats((inner > 0.5).astype(np.uint8))
     pip_h = PIP_HEIGHT * h
+    # a pip (an ace's one is larger), not a speck or a picture
+    low, high = (1.0, 3.2) if lone else (0.5, 1.6)
     out = []
     for k in range(1, n):
         x, y, w, hh, area = stats[k]
-        # a pip (an ace's one is larger), not a speck or a picture
-        low, high = (1.0, 3.2) if lone else (0.5, 1.6)
         if not low * pip_h < max(w, hh) < high * pip_h or area < 0.15 * pip_h * pip_h:
             continue
         if x <= x0 or y <= y0 or x + w >= x1 or y + hh >= y1:
@@ -163,11 +163,8 @@ def weigh_pips(probs: np.ndarray, image: np.ndarray, corners: np.ndarray) -> np.
     likeness = pip_likeness(image, corners, lone=best[0] == "A")
     if len(likeness) != PIP_COUNT[best[0]]:
         return probs  # part of the middle hidden, or a neighbour's pips in it
-    odds = club_log_odds(likeness)
-    if odds == 0.0:
-        return probs
     # the pips say which black suit, not which rank: only this rank's club and spade move
-    odds = float(np.clip(odds, -MAX_LOG_ODDS, MAX_LOG_ODDS))
+    odds = float(np.clip(club_log_odds(likeness), -MAX_LOG_ODDS, MAX_LOG_ODDS))
     out = probs.copy()
     out[club] = pair / (1 + np.exp(-odds) * probs[spade] / max(probs[club], 1e-12))
     out[spade] = pair - out[club]
