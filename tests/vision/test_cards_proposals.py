@@ -175,18 +175,34 @@ def test_a_suit_a_little_larger_than_its_slim_rank_is_still_paired_rank_first():
                                                                                    strict=True))
 
 
-def test_an_index_whose_suit_touches_the_edge_of_the_card_over_it_is_proposed():
-    import cv2
-
-    image = np.full((80, 120, 3), (40, 90, 40), np.uint8)
-    cv2.rectangle(image, (10, 10), (110, 75), (240, 240, 240), -1)
+def _three_on_an_edge(width: int) -> np.ndarray:
+    """A "3" over its suit near a card's corner, ``width`` px of card stock, and the next
+    card's edge in a fanned column (a hairline) running through the suit's lower tip."""
+    image = np.full((80, width + 20, 3), (40, 90, 40), np.uint8)
+    cv2.rectangle(image, (10, 10), (width + 10, 75), (240, 240, 240), -1)
     cv2.putText(image, "3", (30, 32), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (30, 30, 30), 1, cv2.LINE_AA)
     cv2.fillPoly(image, [np.array([[34, 34], [38, 38], [34, 43], [30, 38]])], (30, 30, 30), cv2.LINE_AA)
-    # a fanned column: the next card's edge, a hairline, runs through the suit's lower tip
-    cv2.line(image, (10, 43), (110, 43), (120, 120, 120), 1)
+    cv2.line(image, (10, 43), (width + 10, 43), (120, 120, 120), 1)
+    return image
+
+
+def _three_proposed(image: np.ndarray) -> bool:
     props = propose(image, GlyphSearch.for_card_height(100))
     near = np.hypot(*(props.centre - [34, 33]).T) < 2
-    assert (near & (props.down @ [0, 1] > 0.95)).any()
+    return bool((near & (props.down @ [0, 1] > 0.95)).any())
+
+
+def test_an_index_whose_suit_touches_the_edge_of_the_card_over_it_is_proposed():
+    assert _three_proposed(_three_on_an_edge(100))
+
+
+def test_an_index_whose_suit_touches_a_fanned_columns_long_outline_is_proposed():
+    # the edges of a fanned column's cards join into one blob several cards long; a suit
+    # touching it is cut off it like one touching a single card's edge
+    image = _three_on_an_edge(400)
+    for x in range(60, 410, 25):  # the other cards' sides, one blob with the long edge
+        cv2.line(image, (x, 43), (x + 6, 75), (120, 120, 120), 1)
+    assert _three_proposed(image)
 
 
 def test_a_faint_index_bar_beside_the_cards_edge_is_proposed():

@@ -149,10 +149,13 @@ def find_glyphs(
         & (area >= 12)
         & (fill > 0.15)
     )
-    # a glyph touching a hairline (the edge of the card lying over it, its shadow): too
-    # big as one blob, so cut the hairlines off and look at what is left
+    # a glyph touching a hairline (the edge of the card lying over it, its shadow, a fan's
+    # outlines all joined): too big as one blob, so cut the hairlines off and look at what
+    # is left. A card is about 7 maximal glyphs tall, so this reaches a fanned column's
+    # joined outlines, not the mat's whole print (which costs more than it ever gives)
     cut_stats, cut_centres = _cut_off_hairlines(
-        inked, labels, stats, np.flatnonzero((size > search.max_size) & (size <= 8 * search.max_size)), search)
+        inked, labels, stats, np.flatnonzero((size > search.max_size) & (size <= HAIRLINED_MAX * search.max_size)),
+        search)
     cut_keep = np.ones(len(cut_stats), bool)
     if paper_min > 0 and (keep | long_blob).any() | cut_keep.any():
         ii = cv2.integral(_paper(image, ink, inked))
@@ -169,6 +172,12 @@ def find_glyphs(
         sizes.astype(np.float64) / scale,
         merged,
     )
+
+
+HAIRLINED_MAX = 40
+"""The largest blob (longer side, in maximal glyph sizes) searched for glyphs on hairlines:
+about six card heights. Up to session 16 it was 8 (one card), and a suit touching a fanned
+column's outline, all one blob, was never found."""
 
 
 def _glyph_sized(stats: np.ndarray, search: GlyphSearch) -> np.ndarray:
