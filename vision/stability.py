@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.blobs import components
 from vision.frame import Frame
 
 WORK_WIDTH = 320
@@ -104,7 +105,7 @@ def hands(skin: np.ndarray, min_area: float) -> np.ndarray:
     # Not closed first: cards in neighbouring slots lie a pixel or two apart at a small
     # scale. A patterned back is skin-coloured only between its lines: its outer outline
     # counts, not its holes.
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
+    count, labels, stats, _ = components(skin)
     height, width = skin.shape[:2]
     out = np.zeros_like(skin)
     for k in np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= min_area):
@@ -283,7 +284,7 @@ class StabilityGate:
     def _regions(self, changed_cells: np.ndarray, small_shape: tuple[int, ...]) -> tuple[Region, ...]:
         """Changed cells, grown by one cell and joined when they touch, as full-frame boxes."""
         grown = cv2.dilate(changed_cells.astype(np.uint8), np.ones((3, 3), np.uint8))
-        count, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+        count, _, stats, _ = components(grown)
         w, h = self._full_size
         sx, sy = w / small_shape[1], h / small_shape[0]
         out = []

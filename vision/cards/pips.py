@@ -20,6 +20,7 @@ from functools import cache
 import cv2
 import numpy as np
 
+from vision.blobs import components
 from vision.cards.geometry import warp_quad
 from vision.cards.indices import CODES
 from vision.render.pips import draw_pip
@@ -110,7 +111,7 @@ def pip_likeness(image: np.ndarray, corners: np.ndarray, lone: bool = False) -> 
     x0, y0, x1, y1 = (round(f * s) for f, s in zip(_INNER, (W, H, W, H), strict=True))
     inner = np.zeros_like(ink)
     inner[y0:y1, x0:x1] = ink[y0:y1, x0:x1]
-    n, labels, stats, centres = cv2.connectedComponentsWithStats((inner > 0.5).astype(np.uint8))
+    n, labels, stats, centres = components((inner > 0.5).astype(np.uint8))
     pip_h = PIP_HEIGHT * h
     # a pip (an ace's one is larger), not a speck or a picture
     low, high = (1.0, 3.2) if lone else (0.5, 1.6)

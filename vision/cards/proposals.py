@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.blobs import components
 from vision.cards.geometry import PATCH_H, PATCH_W, patch_affines
 
 
@@ -136,7 +137,7 @@ def find_glyphs(
     )
     if mask is not None:
         inked = cv2.bitwise_and(inked, mask)
-    _, labels, stats, centres = cv2.connectedComponentsWithStats(inked, connectivity=8)
+    _, labels, stats, centres = components(inked)
     stats, centres = stats[1:], centres[1:]
     size = np.maximum(stats[:, 2], stats[:, 3])
     area = stats[:, 4]
@@ -150,12 +151,9 @@ def find_glyphs(
         & (fill > 0.15)
     )
     # a glyph touching a hairline (the edge of the card lying over it, its shadow, a fan's
-    # outlines all joined): too big as one blob, so cut the hairlines off and look at what
-    # is left. A card is about 7 maximal glyphs tall, so this reaches a fanned column's
-    # joined outlines, not the mat's whole print (which costs more than it ever gives)
-    cut_stats, cut_centres = _cut_off_hairlines(
-        inked, labels, stats, np.flatnonzero((size > search.max_size) & (size <= HAIRLINED_MAX * search.max_size)),
-        search)
+    # outlines, the mat's print, all one blob): too big as one blob, so cut the hairlines
+    # off and look at what is left
+    cut_stats, cut_centres = _cut_off_hairlines(inked, labels, stats, np.flatnonzero(size > search.max_size), search)
     cut_keep = np.ones(len(cut_stats), bool)
     if paper_min > 0 and (keep | long_blob).any() | cut_keep.any():
         ii = cv2.integral(_paper(image, ink, inked))
@@ -172,12 +170,6 @@ def find_glyphs(
         sizes.astype(np.float64) / scale,
         merged,
     )
-
-
-HAIRLINED_MAX = 40
-"""The largest blob (longer side, in maximal glyph sizes) searched for glyphs on hairlines:
-about six card heights. Up to session 16 it was 8 (one card), and a suit touching a fanned
-column's outline, all one blob, was never found."""
 
 
 def _glyph_sized(stats: np.ndarray, search: GlyphSearch) -> np.ndarray:
@@ -205,7 +197,7 @@ def _cut_off_hairlines(inked: np.ndarray, labels: np.ndarray, stats: np.ndarray,
         x, y, w, h, _ = stats[k]
         own = ((labels[y : y + h, x : x + w] == k + 1) & (inked[y : y + h, x : x + w] > 0)).astype(np.uint8)
         opened = cv2.morphologyEx(own, cv2.MORPH_OPEN, kernel)
-        n, _, st, cen = cv2.connectedComponentsWithStats(opened, connectivity=8)
+        n, _, st, cen = components(opened)
         if n <= 2:  # nothing cut off: the blob was no glyph on a hairline
             continue
         st, cen = st[1:], cen[1:]

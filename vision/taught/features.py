@@ -9,6 +9,8 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from vision.blobs import components
+
 PATTERN_PX = 16
 """Side of the grey pattern a tile is compared by."""
 CHROMA_PX = 6
@@ -69,7 +71,7 @@ def largest_blob(mask: np.ndarray) -> np.ndarray | None:
 
 def big_areas(mask: np.ndarray, min_area: float) -> np.ndarray:
     """Only the connected areas of ``mask`` of at least ``min_area`` pixels (uint8 0/255)."""
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    count, labels, stats, _ = components(mask)
     keep = np.zeros(count, np.uint8)
     keep[1:] = (stats[1:, cv2.CC_STAT_AREA] >= min_area).astype(np.uint8) * 255
     return keep[labels]
