@@ -29,8 +29,10 @@ class WeightsError(ValueError):
 
 @dataclass(frozen=True)
 class Shape:
-    channels: tuple[int, int, int] = (8, 16, 32)
-    hidden: int = 64
+    # (8, 16, 32) and 64 until session 17: the wider net reads blurred and small indices
+    # better (docs/benchmarks.md) for a few ms more per read
+    channels: tuple[int, int, int] = (12, 24, 48)
+    hidden: int = 96
     in_channels: int = 2
     height: int = PATCH_H
     width: int = PATCH_W

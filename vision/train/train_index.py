@@ -269,8 +269,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=max(1, min(4, multiprocessing.cpu_count())))
-    ap.add_argument("--channels", default="8,16,32", help="channels of the three convolutions")
-    ap.add_argument("--hidden", type=int, default=64)
+    ap.add_argument("--channels", default=",".join(str(c) for c in Shape().channels),
+                    help="channels of the three convolutions")
+    ap.add_argument("--hidden", type=int, default=Shape().hidden)
     ap.add_argument("--real-epochs", type=int, default=6,
                     help="then fine-tune this many epochs on the real photos' development split, if present")
     ap.add_argument("--start", type=Path, default=None, help="skip training: fine-tune these weights")
