@@ -23,6 +23,7 @@ import numpy as np
 from vision.blobs import components
 from vision.cards.geometry import warp_quad
 from vision.cards.indices import CODES
+from vision.cards.proposals import ink_image
 from vision.render.pips import draw_pip
 
 _SIDE = 20
@@ -96,7 +97,7 @@ def _card_ink(image: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, float
     height = float(np.hypot(*(c[3] - c[0])))
     w, h = max(8, round(width)), max(8, round(height))
     card = warp_quad(image, c, (w, h))
-    dark = card.min(axis=2).astype(np.float32)
+    dark = ink_image(card).astype(np.float32)
     paper = float(np.percentile(dark, 90))
     return np.clip((paper - dark) / max(paper * 0.5, 1.0), 0, 1), float(h)
 
