@@ -68,6 +68,19 @@ def test_every_index_of_a_lone_card_is_proposed(angles):
         assert good.any(), f"no candidate on the {t.code} index at {t.centre}"
 
 
+def test_the_indices_of_cards_under_a_bluish_white_balance_are_proposed():
+    # A phone's white balance over a wooden table leaves white card stock pale blue: its
+    # chroma (brightest minus darkest channel) is about 80 of 245, still the greyest thing there.
+    image, truth = _lone_cards([0.0, 90.0, 200.0])
+    cast = cv2.multiply(image.astype(np.float32), (1.0, 0.87, 0.67, 0.0)).astype(np.uint8)
+    stock = cast.reshape(-1, 3)[np.argmax(cast.astype(int).sum(axis=2))]  # the brightest pixel
+    assert int(stock.max()) - int(stock.min()) > 70
+    props = propose(cast, DEFAULT_SEARCH)
+    for t in truth:
+        d = np.hypot(*(props.centre - t.centre).T) / t.span
+        assert ((d < 0.35) & (props.down @ t.down > 0.9)).any(), f"no candidate on the {t.code} index"
+
+
 def test_patches_show_the_index_upright():
     image, truth = _lone_cards([0.0, 90.0, 200.0])
     from vision.cards.proposals import Proposals

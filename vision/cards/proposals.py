@@ -104,16 +104,26 @@ def ink_image(image: np.ndarray) -> np.ndarray:
     return cv2.min(cv2.min(b, g), r)
 
 
+PAPER_CHROMA = 70
+"""Card stock's chroma (brightest minus darkest channel, 0-255) stays below this ..."""
+PAPER_SATURATION = 0.4
+"""... or below this share of its brightest channel: a phone's white balance on a wooden
+table leaves a white card bluish (chroma 77 of 230), still far greyer than wood or felt."""
+
+
 def _paper(image: np.ndarray, ink: np.ndarray, inked: np.ndarray) -> np.ndarray:
     """Pixels that look like card stock: not ink, unsaturated, locally flat (carpet and wood
     grain are neither flat nor grey)."""
     if image.ndim == 3:
         b, g, r = cv2.split(image)
-        chroma = cv2.subtract(cv2.max(cv2.max(b, g), r), ink)
+        bright = cv2.max(cv2.max(b, g), r)
+        chroma = cv2.subtract(bright, ink)
+        limit = np.maximum(cv2.convertScaleAbs(bright, alpha=PAPER_SATURATION), PAPER_CHROMA)
+        grey_stock = (inked == 0) & (chroma < limit)
     else:
-        chroma = np.zeros_like(ink)
+        grey_stock = inked == 0
     grad = cv2.morphologyEx(ink, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
-    return ((inked == 0) & (chroma < 70) & (grad < 24)).astype(np.uint8)
+    return (grey_stock & (grad < 24)).astype(np.uint8)
 
 
 def find_glyphs(
