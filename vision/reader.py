@@ -22,7 +22,7 @@ import numpy as np
 from vision.cards.backs import MatView, find_backs
 from vision.cards.detect import CardFinder, FoundCard
 from vision.cards.geometry import POKER, CardShape
-from vision.cards.proposals import DEFAULT_SEARCH, GlyphSearch
+from vision.cards.proposals import GlyphSearch
 from vision.frame import Frame
 from vision.mat.calibration import Calibration, MatCalibrator
 from vision.mat.layout import MatLayout
@@ -123,9 +123,9 @@ class CardReader:
                       if self.layout.zone(name).kind == "slot")
         return MatView(sheet, markers, size, slots)
 
-    def _search(self, view: MatView | None) -> GlyphSearch:
+    def _search(self, view: MatView | None, shape: tuple[int, ...]) -> GlyphSearch:
         if view is None:
-            return DEFAULT_SEARCH
+            return GlyphSearch.for_picture(shape[1], shape[0])
         return GlyphSearch.for_card_height(view.card_size_px[1])
 
     def _mask(self, shape: tuple[int, ...], view: MatView | None,
@@ -165,7 +165,7 @@ class CardReader:
         whole mat every time, round all the face-up cards: a pile read wrong while a hand
         was near it is read right once the table settles again."""
         view = self._mat_view(calibration) if calibration is not None else None
-        faces = self.finder.find(image, self._search(view), self._mask(image.shape, view, regions),
+        faces = self.finder.find(image, self._search(view, image.shape), self._mask(image.shape, view, regions),
                                  view.card_size_px[1] if view is not None else None)
         if regions is not None:
             faces = [c for c in faces if _touches(c, regions)]

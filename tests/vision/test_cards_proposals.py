@@ -49,6 +49,17 @@ def test_search_for_a_known_card_size_scales_the_frame():
     assert small.min_size < small.max_size
 
 
+def test_search_for_a_picture_scales_to_its_size():
+    # the small photos the reader was measured on keep the two usual scales
+    assert GlyphSearch.for_picture(504, 378).scales == DEFAULT_SEARCH.scales
+    assert GlyphSearch.for_picture(960, 540).scales == DEFAULT_SEARCH.scales
+    phone = GlyphSearch.for_picture(4032, 3024)
+    assert 4032 * phone.scales[0] <= 1280
+    # a card as tall as the photo: its rank (about 8 % of the height) fits at the coarsest
+    assert 0.08 * 3024 * phone.scales[-1] <= phone.max_size
+    assert all(b == a / 2 for a, b in zip(phone.scales, phone.scales[1:], strict=False))
+
+
 def _lone_cards(angles: list[float]) -> tuple[np.ndarray, list]:
     cards = tuple(CardPlacement(code, 70.0 + 110 * i, 80.0, a)
                   for i, (code, a) in enumerate(zip(["7h", "Qs", "Td"], angles, strict=False)))

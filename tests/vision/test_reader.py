@@ -74,6 +74,18 @@ def test_without_a_mat_cards_have_no_zone():
     assert obs.calibration == "none"
 
 
+@pytest.mark.parametrize("size", [(800, 480), (3200, 1920)])
+def test_a_photograph_is_read_at_any_resolution(size):
+    # A phone's full-size photo: the same two cards, their indices five times as many pixels
+    # tall. The glyph search runs on the picture shrunk to its usual sizes.
+    cards = (CardPlacement("Qs", 60, 65, 15), CardPlacement("8h", 150, 65, -100))
+    scene = Scene(camera=overhead_camera((220.0, 130.0), size), cards=cards, mat_size_mm=(220.0, 130.0))
+    obs = CardReader().read_image(render(scene).image)
+    assert sorted(c.code for c in obs.cards) == ["8h", "Qs"]
+    card_px = np.hypot(*np.subtract(obs.cards[0].corners[1], obs.cards[0].corners[0]))
+    assert card_px == pytest.approx(63 * size[0] / 220, rel=0.15)  # corners in the photo's own pixels
+
+
 def test_following_a_camera_reads_again_only_when_the_table_settles(croc):
     before = render(table_scene(croc, TableState(zones={"discard": ["4c"], "seat1": ["Ah"]}), seed=1)).image
     after = render(table_scene(croc, TableState(zones={"discard": ["4c", "6d"], "seat1": ["Ah"]}), seed=1)).image

@@ -9,7 +9,7 @@ passes the card size it knows, which narrows the glyph sizes and cuts the candid
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -50,6 +50,25 @@ class GlyphSearch:
                    span=(0.62 * rank, 1.75 * rank))
 
 
+    @classmethod
+    def for_picture(cls, width: int, height: int) -> GlyphSearch:
+        """Scales for a picture whose cards' size is unknown (a photograph, no mat): the
+        finest no more than :data:`FINEST_SIDE` pixels long, then halving until the index
+        of a card as tall as the picture would fit. A phone's 4032x3024 photo is searched at
+        1280x960 and coarser, where its indices are the size they are in a small picture."""
+        search = cls()
+        finest = min(1.0, FINEST_SIDE / max(width, height, 1))
+        largest_rank = LARGEST_RANK * min(width, height)
+        scales = [finest]
+        while scales[-1] * largest_rank > search.max_size:
+            scales.append(scales[-1] / 2)
+        return replace(search, scales=tuple(scales))
+
+
+FINEST_SIDE = 1280
+"""A picture's longer side at its finest searched scale, pixels: an index needs no more."""
+LARGEST_RANK = 0.08
+"""A rank's height as a share of the picture's shorter side when a card fills the picture."""
 DEFAULT_SEARCH = GlyphSearch()
 
 
