@@ -28,6 +28,7 @@ from vision.mat.calibration import Calibration, MatCalibrator
 from vision.mat.layout import MatLayout
 from vision.observation import CardSighting, Observation
 from vision.stability import Region, StabilityGate
+from vision.whitebalance import balanced
 
 READABLE_CARD_PX = 80
 """A card's width in the image under which its index is hard to read (rendered scenes
@@ -165,6 +166,8 @@ class CardReader:
         whole mat every time, round all the face-up cards: a pile read wrong while a hand
         was near it is read right once the table settles again."""
         view = self._mat_view(calibration) if calibration is not None else None
+        if view is None:
+            image = balanced(image)  # a photograph's strong cast; a camera on the mat keeps its own
         faces = self.finder.find(image, self._search(view, image.shape), self._mask(image.shape, view, regions),
                                  view.card_size_px[1] if view is not None else None)
         if regions is not None:
