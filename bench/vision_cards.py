@@ -188,6 +188,16 @@ def _pct(a: int, b: int) -> str:
 
 # --- real photographs ------------------------------------------------------------------------
 
+REAL_VARIANTS: tuple[tuple[str, float, tuple[float, float, float]], ...] = (
+    ("", 1.0, (1.0, 1.0, 1.0)),
+    (", enlarged 4 times (a phone's full size)", 4.0, (1.0, 1.0, 1.0)),
+    (", under a warm lamp (blue x0.8, red x1.2)", 1.0, (0.8, 0.95, 1.2)),
+)
+"""The real photographs as they are, then as a phone's full-size photo has them (bicubic;
+the glyph search must follow the size), then tinted as a lamp the phone's white balance
+did not follow would: (label, enlargement, B, G, R gains)."""
+
+
 def real_accuracy() -> None:
     from vision.train.realcards import Tally, photos, realcards_dir, score_photo
 
@@ -196,19 +206,24 @@ def real_accuracy() -> None:
         print(f"real photographs: skipped ({folder} not found)")
         return
     reader = CardReader()
-    dev, held = Tally(), Tally()
-    times = []
-    for ph in photos(folder):
-        image = cv2.imread(str(ph.path))
-        t0 = time.perf_counter()
-        obs = reader.read_image(image)
-        times.append(time.perf_counter() - t0)
-        s = score_photo(ph.cards, [(c.code, np.array(c.corners)) for c in obs.cards])
-        (held if ph.held_out else dev).add(s)
-    print(f"real photographs ({folder.name}), rank only:")
-    print(f"  dev split      {dev.summary()}")
-    print(f"  held-out split {held.summary()}")
-    print(f"  median {1000 * statistics.median(times):.0f} ms per photo")
+    for label, factor, gains in REAL_VARIANTS:
+        dev, held = Tally(), Tally()
+        times = []
+        for ph in photos(folder):
+            image = cv2.imread(str(ph.path))
+            if factor != 1.0:
+                image = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC)
+            if gains != (1.0, 1.0, 1.0):
+                image = cv2.transform(image, np.diag(gains))
+            t0 = time.perf_counter()
+            obs = reader.read_image(image)
+            times.append(time.perf_counter() - t0)
+            s = score_photo(ph.cards, [(c.code, np.array(c.corners) / factor) for c in obs.cards])
+            (held if ph.held_out else dev).add(s)
+        print(f"real photographs ({folder.name}){label}, rank only:")
+        print(f"  dev split      {dev.summary()}")
+        print(f"  held-out split {held.summary()}")
+        print(f"  median {1000 * statistics.median(times):.0f} ms per photo")
 
 
 # --- speed ----------------------------------------------------------------------------------
