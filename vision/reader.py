@@ -166,8 +166,10 @@ class CardReader:
         whole mat every time, round all the face-up cards: a pile read wrong while a hand
         was near it is read right once the table settles again."""
         view = self._mat_view(calibration) if calibration is not None else None
-        if view is None:
-            image = balanced(image)  # a photograph's strong cast; a camera on the mat keeps its own
+        if self.layout is None:
+            # a photograph's strong cast; a camera over the mat keeps its own white balance,
+            # calibrated or not yet (a table of red backs has no white to balance on)
+            image = balanced(image)
         faces = self.finder.find(image, self._search(view, image.shape), self._mask(image.shape, view, regions),
                                  view.card_size_px[1] if view is not None else None)
         if regions is not None:

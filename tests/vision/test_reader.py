@@ -76,7 +76,7 @@ def test_without_a_mat_cards_have_no_zone():
 
 @pytest.mark.parametrize("size", [(800, 480), (3200, 1920)])
 def test_a_photograph_is_read_at_any_resolution(size):
-    # A phone's full-size photo: the same two cards, their indices five times as many pixels
+    # A phone's full-size photo: the same two cards, their indices four times as many pixels
     # tall. The glyph search runs on the picture shrunk to its usual sizes.
     cards = (CardPlacement("Qs", 60, 65, 15), CardPlacement("8h", 150, 65, -100))
     scene = Scene(camera=overhead_camera((220.0, 130.0), size), cards=cards, mat_size_mm=(220.0, 130.0))

@@ -49,7 +49,6 @@ class GlyphSearch:
         return cls(scales=(scale,), min_size=max(3.0, 0.3 * rank), max_size=2.0 * rank, block=block,
                    span=(0.62 * rank, 1.75 * rank))
 
-
     @classmethod
     def for_picture(cls, width: int, height: int) -> GlyphSearch:
         """Scales for a picture whose cards' size is unknown (a photograph, no mat): the
