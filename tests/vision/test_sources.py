@@ -84,6 +84,27 @@ def test_a_video_file_replays_to_its_end(tmp_path):
         open_source(f"video:{tmp_path / 'fake.avi'}")
 
 
+@pytest.mark.parametrize("name, content", [("broken.png", b"not a png at all\n"), ("empty.avi", b"")])
+def test_a_video_that_opens_but_decodes_nothing_is_refused_at_once(tmp_path, name, content):
+    # OpenCV opens a broken .png through its image-sequence backend, then reads no frame:
+    # the replay used to end quietly with "0 frame(s)".
+    (tmp_path / name).write_bytes(content)
+    with pytest.raises(SourceConfigError, match=f"video:.*{name}: .*decodes no frame|cannot open it as a video"):
+        open_source(f"video:{tmp_path / name}")
+
+
+def test_a_video_replay_loops_from_its_first_frame(tmp_path):
+    path = tmp_path / "two.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
+    assert writer.isOpened(), "this OpenCV build cannot write MJPG video"
+    for value in (40, 200):
+        writer.write(np.full((48, 64, 3), value, np.uint8))
+    writer.release()
+    with open_source(f"video:{path}", loop=True) as source:
+        means = [round(float(source.read().image.mean()) / 40) for _ in range(5)]
+    assert means == [1, 5, 1, 5, 1]
+
+
 # -- live sources that fail -----------------------------------------------------------------------
 
 class ScriptedCamera(ThreadedSource):

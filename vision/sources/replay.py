@@ -72,10 +72,22 @@ class VideoSource(_Replay):
         self._capture: cv2.VideoCapture | None = cv2.VideoCapture(str(self.path))
         if not self._capture.isOpened():
             raise SourceConfigError(f"{self.name}: OpenCV cannot open it as a video")
+        # OpenCV "opens" some files it cannot decode (a broken image, through its image
+        # sequence backend; a video in a codec this build lacks), then reads nothing: a
+        # replay that quietly ends before its first frame. Decode one now to say so.
+        ok, first = self._capture.read()
+        if not ok:
+            self._capture.release()
+            raise SourceConfigError(f"{self.name}: OpenCV opens it but decodes no frame "
+                                    "(not a video, empty, or a codec this OpenCV lacks)")
+        self._first: np.ndarray | None = first
 
     def read(self, timeout: float | None = None) -> Frame:
         if self._capture is None:
             raise SourceError(f"{self.name}: closed")
+        if self._first is not None:
+            image, self._first = self._first, None
+            return self._deliver(image)
         ok, image = self._capture.read()
         if not ok and self.loop and self._index:
             self._capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
