@@ -353,12 +353,14 @@ class LiveStage(Stage):
     """``companion demo``: the renderer's live frame source, read by the camera loop, and
     the simulated pads. Holds each state long enough for the camera to settle on it."""
 
-    def __init__(self, referee: Any, source: Any, pads: Any, hold_s: float = 2.5, hands_s: float = 0.8) -> None:
+    def __init__(self, referee: Any, source: Any, pads: Any, hold_s: float = 2.5, hands_s: float = 0.8,
+                 hold_frames: int = 0) -> None:
         self.referee = referee
         self.source = source
         self.pads = pads
         self.hold_s = hold_s
         self.hands_s = hands_s
+        self.hold_frames = hold_frames
         self.stopping = False
 
     def now_ns(self) -> int:
@@ -377,7 +379,18 @@ class LiveStage(Stage):
             self._sleep(self.hands_s)
         if settle:
             self.source.set_state(world.table_state())
-            self._sleep(self.hold_s)
+            self._hold()
+
+    def _hold(self) -> None:
+        """``hold_s``, and at least ``hold_frames`` frames drawn after the change. On a slow
+        or busy machine the camera reads fewer frames a second: a story told by the clock
+        alone slapped before the referee saw the card played. At most ten seconds and four
+        holds more: a camera that stopped must not stop the story."""
+        first = self.source.frames_drawn + 1  # the frame being drawn may show the table before
+        self._sleep(self.hold_s)
+        ceiling = time.monotonic() + 4 * self.hold_s + 10.0
+        while self.source.frames_drawn < first + self.hold_frames and time.monotonic() < ceiling:
+            self._sleep(0.05)
 
     def slap(self, presses: Sequence[tuple[int, int]]) -> None:
         # Stamped as the kernel would stamp it: the instant of the edge, not of the call. A

@@ -34,7 +34,8 @@ class DemoRun:
         self.layout = mat_for("crocodile", 4, table.config.camera.mat_paper)
         self.source = RendererSource(self.layout, state=TableState(), seed=11, fps=fps)
         start_camera(table, self.source, lambda game, seats: mat_for(game, seats, table.config.camera.mat_paper))
-        self.stage = LiveStage(table.referee, self.source, table.simulated_pads, hold_s=hold_s)
+        self.stage = LiveStage(table.referee, self.source, table.simulated_pads, hold_s=hold_s,
+                               hold_frames=round(hold_s * fps))
         self.director = Director(self.stage, self.layout)
         self.finished = threading.Event()
         self.stories = 0

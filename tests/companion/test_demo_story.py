@@ -159,3 +159,44 @@ def test_a_late_live_stage_shifts_the_whole_slap_burst_and_keeps_the_gaps_betwee
     assert (seat_a, kind_a, seat_b, kind_b) == (0, "slap", 1, "slap")
     assert t_b - t_a == 4_000_000
     assert t_a >= long_ago + 2_000_000_000
+
+
+class _SlowCamera:
+    """A frame source whose frames the test hands out one by one: a camera that has fallen
+    behind on a busy machine."""
+
+    def __init__(self) -> None:
+        self.frames_drawn = 0
+        self.states: list[object] = []
+
+    def set_state(self, state: object) -> None:
+        self.states.append(state)
+
+
+def test_a_live_stage_holds_a_table_until_the_camera_has_drawn_enough_frames_of_it():
+    # Told by the clock alone, the story slapped before a lagging camera had read the card
+    # played, and went another way ("Dee slapped" instead of Ann's smackdown).
+    import threading
+
+    from companion.demo.director import LiveStage
+
+    class _World:  # what the stage asks of the story's world: the table to draw
+        def table_state(self) -> str:
+            return "the table after a card is played"
+
+    camera = _SlowCamera()
+    stage = LiveStage(referee=None, source=camera, pads=None, hold_s=0.0, hold_frames=3)
+    shown = threading.Thread(target=stage.show, args=(_World(),))
+    shown.start()
+    try:
+        for _ in range(3):  # the frame being drawn at the change, and two after it
+            camera.frames_drawn += 1
+            shown.join(0.3)
+            assert shown.is_alive(), f"the stage moved on after {camera.frames_drawn} frame(s)"
+        camera.frames_drawn += 1
+        shown.join(5)
+        assert not shown.is_alive()
+        assert camera.states == ["the table after a card is played"]
+    finally:
+        stage.stopping = True
+        shown.join(5)

@@ -60,6 +60,12 @@ class RendererSource(FrameSource):
         with self._lock:
             return self._state
 
+    @property
+    def frames_drawn(self) -> int:
+        """Frames handed out so far (the demo counts them to hold a table long enough for
+        the camera, however slowly the machine reads)."""
+        return self._index
+
     def set_state(self, state: TableState) -> None:
         """What the next frames show."""
         with self._lock:
