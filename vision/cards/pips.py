@@ -24,7 +24,7 @@ from vision.blobs import components
 from vision.cards.geometry import warp_quad
 from vision.cards.indices import CODES
 from vision.cards.proposals import ink_image
-from vision.render.pips import draw_pip
+from vision.suits import draw_pip
 
 _SIDE = 20
 """Pips are compared as _SIDE x _SIDE squares."""

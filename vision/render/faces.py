@@ -19,7 +19,7 @@ import numpy as np
 from companion.cards import BACK, JOKER, RANKS, SUITS, parse_card
 from vision.mat.draw import solid_image
 from vision.render.glyph_atlas import GlyphKey, stored_glyph
-from vision.render.pips import draw_pip, draw_star
+from vision.suits import draw_pip, draw_star
 
 BASE_PX_PER_MM = 4.0
 Colour = tuple[int, int, int]

@@ -18,7 +18,7 @@ import numpy as np
 
 from companion.cards import JOKER, RANKS
 from vision.render.faces import JOKER_TEXT, PIP_SPOTS, draw_glyph
-from vision.render.pips import suit_polygons
+from vision.suits import suit_polygons
 from vision.train import ttf
 from vision.train.ttf import system_fonts
 

@@ -1,5 +1,8 @@
 """Suit pips drawn as polygons: no fonts, no image files.
 
+Shared by what draws cards (the scene renderer, the training faces) and what reads them
+(the pip matcher of ``vision.cards.pips``), so the reader does not depend on the renderer.
+
 Each suit is a few filled polygons in a unit box (x and y in -1..1, y down, the pip
 upright); :func:`draw_pip` scales, turns and fills them with anti-aliased edges.
 """
