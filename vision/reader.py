@@ -22,7 +22,7 @@ import numpy as np
 from vision.cards.backs import MatView, find_backs
 from vision.cards.detect import CardFinder, FoundCard
 from vision.cards.geometry import POKER, CardShape
-from vision.cards.proposals import GlyphSearch
+from vision.cards.proposals import RANK_SHARE, GlyphSearch
 from vision.frame import Frame
 from vision.mat.calibration import Calibration, MatCalibrator
 from vision.mat.layout import MatLayout
@@ -31,6 +31,9 @@ from vision.stability import Region, StabilityGate
 from vision.whitebalance import balanced
 
 READABLE_CARD_PX = 80
+FOCUS_LIMIT = 0.1
+"""The camera's blur (sigma, :mod:`vision.focus`) above which a warning says to focus it, as
+a share of an index's rank height: see docs/benchmarks.md, session 21."""
 """A card's width in the image under which its index is hard to read (rendered scenes
 without motion blur: 98.9 % of lone face-up cards read right at 85 px or more, 95 % at
 70-85 px, 84 % under 70 px)."""
@@ -199,21 +202,37 @@ class CardReader:
             calibration=calibration.state if calibration is not None else "none",
             stable=stable,
             changed_zones=changed,
-            extras=self._too_small(calibration),
+            extras=self._camera_setup(calibration),
         )
 
-    def _too_small(self, calibration: Calibration | None) -> dict[str, Any]:
-        """A warning when the mat says the cards show too small to read: a camera too far
-        or with too few pixels reads few cards and no joker, however still the table."""
+    def _camera_setup(self, calibration: Calibration | None) -> dict[str, Any]:
+        """What the mat says about the camera, and a warning when it cannot read well: cards
+        too small (a camera too far, or too few pixels, reads few cards and no joker) or
+        out of focus, however still the table."""
         if calibration is None or not calibration.ok or self.layout is None:
             return {}
-        width = self._card_size_px(calibration, self.layout)[0]
-        if width >= READABLE_CARD_PX:
-            return {}
-        return {"card_px": round(width),
-                "warning": f"cards show {width:.0f} px wide, and an index is hard to read under about "
-                           f"{READABLE_CARD_PX} px: give the camera more pixels (a higher resolution) "
-                           f"or bring it closer to the mat"}
+        width, height = self._card_size_px(calibration, self.layout)
+        extras: dict[str, Any] = {"card_px": round(width)}
+        problems, warnings = [], []
+        if width < READABLE_CARD_PX:
+            problems.append(f"cards too small to read ({width:.0f} px wide)")
+            warnings.append(f"cards show {width:.0f} px wide, and an index is hard to read under about "
+                            f"{READABLE_CARD_PX} px: give the camera more pixels (a higher resolution) "
+                            f"or bring it closer to the mat")
+        blur = calibration.edge_blur_px
+        if blur is not None:
+            extras["blur_px"] = round(blur, 2)
+            rank = RANK_SHARE * height
+            extras["in_focus"] = bool(blur <= FOCUS_LIMIT * rank)
+            if not extras["in_focus"]:
+                problems.append(f"out of focus (blur {blur:.1f} px)")
+                warnings.append(f"the camera is out of focus: the mat's markers are blurred over {blur:.1f} px, "
+                                f"and an index {rank:.0f} px tall is hard to read blurred over more than "
+                                f"{FOCUS_LIMIT * rank:.1f} px: focus the camera on the mat (turn its lens)")
+        if warnings:
+            extras["problems"] = problems  # short, for the annotated picture
+            extras["warning"] = "; ".join(warnings)
+        return extras
 
     # -- a camera ------------------------------------------------------------------------------
     def read(self, frame: Frame) -> Observation:

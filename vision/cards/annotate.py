@@ -44,8 +44,8 @@ def annotate(image: np.ndarray, observation: Observation, zones: bool = True) ->
         cv2.rectangle(out, (x, y - th - 2), (x + tw + 2, y + base), (0, 0, 0), -1)
         cv2.putText(out, label, (x + 1, y), cv2.FONT_HERSHEY_SIMPLEX, scale, colour, 1, cv2.LINE_AA)
     status = f"calibration {observation.calibration}" + ("" if observation.stable else "  (moving)")
-    if "card_px" in observation.extras:
-        status += f"  cards too small to read ({observation.extras['card_px']} px wide)"
+    for problem in observation.extras.get("problems", ()):
+        status += f"  {problem}"
     cv2.putText(out, status, (8, out.shape[0] - 8), cv2.FONT_HERSHEY_SIMPLEX, scale, (255, 255, 255), 1,
                 cv2.LINE_AA)
     return out

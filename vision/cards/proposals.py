@@ -41,7 +41,7 @@ class GlyphSearch:
     def for_card_height(cls, card_height_px: float) -> GlyphSearch:
         """One scale, and tight sizes and spacing, for cards of a known height (from the mat
         calibration). Decks print ranks 5-9 mm tall on an 88 mm card; pips are larger."""
-        rank = 0.075 * card_height_px
+        rank = RANK_SHARE * card_height_px
         scale = min(1.0, 12.0 / max(rank, 1.0))
         rank *= scale
         block = max(9, int(round(1.3 * rank)) | 1)
@@ -64,6 +64,8 @@ class GlyphSearch:
         return replace(search, scales=tuple(scales))
 
 
+RANK_SHARE = 0.075
+"""A rank's height as a share of its card's: decks print ranks 5-9 mm tall on an 88 mm card."""
 FINEST_SIDE = 1280
 """A picture's longer side at its finest searched scale, pixels: an index needs no more."""
 LARGEST_RANK = 0.08

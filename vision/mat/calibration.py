@@ -13,12 +13,13 @@ downscaled grey image, with the ArUco detector.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
 
 from vision.aruco import MarkerDetector, marker_image
+from vision.focus import edge_blur_px
 from vision.mat.layout import MatLayout
 
 FRESH, KEPT, NONE = "fresh", "kept", "none"
@@ -47,6 +48,9 @@ class Calibration:
     reason: str = ""
     """Why the state is not ``fresh``."""
     mat_to_image: np.ndarray | None = field(default=None)
+    edge_blur_px: float | None = None
+    """The camera's blur (a Gaussian's sigma, pixels) on the markers' printed edges of the
+    frame the calibration in use was measured in (:mod:`vision.focus`); None if unknown."""
 
     def __post_init__(self) -> None:
         if self.image_to_mat is not None and self.mat_to_image is None:
@@ -85,7 +89,7 @@ class Calibration:
 
     def as_kept(self, markers_seen: tuple[int, ...], reason: str) -> Calibration:
         return Calibration(KEPT if self.ok else NONE, self.image_to_mat, markers_seen, self.error_mm, self.t_ns,
-                           reason, self.mat_to_image)
+                           reason, self.mat_to_image, self.edge_blur_px)
 
 
 class MatCalibrator:
@@ -240,20 +244,21 @@ class MatCalibrator:
         gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         result: Calibration | str = "no calibration to follow yet"
         ids = np.zeros((0,), np.int32)
+        corners = np.zeros((0, 4, 2), np.float32)
         if self.current.mat_to_image is not None:
             ids, corners = self.track(gray, self.current.mat_to_image)
             result = self._fit(ids, corners, t_ns)
         if isinstance(result, str):
             self.searches += 1
-            found_ids, corners = self.detect(gray)
+            found_ids, found = self.detect(gray)
             if len(found_ids):
-                corners, ok = self.refine(gray, corners, 3.0)
-                found_ids, corners = found_ids[ok], corners[ok]
-            full = self._fit(found_ids, corners, t_ns)
+                found, ok = self.refine(gray, found, 3.0)
+                found_ids, found = found_ids[ok], found[ok]
+            full = self._fit(found_ids, found, t_ns)
             if isinstance(full, Calibration) or len(found_ids) >= len(ids):
-                result, ids = full, found_ids
+                result, ids, corners = full, found_ids, found
         if isinstance(result, str):
             self.current = self.current.as_kept(tuple(sorted({int(i) for i in ids})), result)
         else:
-            self.current = result
+            self.current = replace(result, edge_blur_px=edge_blur_px(gray, corners))
         return self.current

@@ -1,0 +1,78 @@
+"""The focus check: a camera's blur measured on the mat's markers, and the warning it gives."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from vision.cards.annotate import annotate
+from vision.focus import edge_blur_px, side_blur
+from vision.mat import mat_layout
+from vision.mat.calibration import KEPT, MatCalibrator
+from vision.reader import CardReader
+from vision.render.camera import overhead_camera
+from vision.render.effects import Effects
+from vision.render.scene import Scene
+from vision.render.table import TableState, table_scene
+
+
+@pytest.fixture(scope="module")
+def croc():
+    return mat_layout("crocodile", 4, "a2")
+
+
+def _frame(renderer, layout, effects: Effects) -> np.ndarray:
+    camera = overhead_camera(layout.size_mm, (1280, 720), tilt_deg=5, roll_deg=3)
+    state = TableState(zones={"discard": ["7c", "Qh"], "seat1/slot0": ["9s"]})
+    return renderer.render(table_scene(layout, state, camera=camera, effects=effects, seed=3)).image
+
+
+@pytest.mark.parametrize("sigma", [0.0, 0.8, 1.2, 1.6])
+def test_the_blur_of_the_markers_edges_is_the_cameras_blur(renderer, croc, sigma):
+    calibration = MatCalibrator(croc).update(_frame(renderer, croc, Effects(blur_sigma=sigma, noise_sigma=2.0,
+                                                                           noise_seed=5)))
+    assert calibration.edge_blur_px is not None
+    assert calibration.edge_blur_px == pytest.approx(sigma, abs=0.25)
+
+
+def test_motion_blur_is_not_taken_for_focus(renderer, croc):
+    # A streak across the frame smears the edges across it only; the other direction's
+    # edges stay sharp, and the figure is the sharper direction.
+    moving = MatCalibrator(croc).update(_frame(renderer, croc, Effects(motion_px=6.0, motion_deg=0.0)))
+    assert moving.ok and moving.edge_blur_px is not None and moving.edge_blur_px < 0.4
+
+
+def test_a_kept_calibration_keeps_the_blur_it_measured(renderer, croc):
+    calibrator = MatCalibrator(croc)
+    first = calibrator.update(_frame(renderer, croc, Effects(blur_sigma=1.2)))
+    blank = np.full((720, 1280, 3), 90, np.uint8)  # the camera covered: no marker
+    kept = calibrator.update(blank)
+    assert kept.state == KEPT and kept.edge_blur_px == first.edge_blur_px
+
+
+def test_no_edge_no_figure():
+    flat = np.full((40, 40), 128, np.uint8)
+    assert side_blur(np.full(30, 128.0)) is None
+    assert edge_blur_px(flat, np.zeros((0, 4, 2))) is None
+    assert edge_blur_px(flat, np.array([[[10, 10], [30, 10], [30, 30], [10, 30]]], float)) is None
+
+
+def test_a_camera_out_of_focus_is_told_to_focus(renderer, croc):
+    reader = CardReader(croc)
+    sharp = reader.read_image(_frame(renderer, croc, Effects(blur_sigma=0.3)))
+    assert sharp.extras["in_focus"] is True and "warning" not in sharp.extras
+    image = _frame(renderer, croc, Effects(blur_sigma=1.8))
+    soft = CardReader(croc).read_image(image)
+    assert soft.extras["in_focus"] is False and soft.extras["blur_px"] > 1.4
+    assert "the camera is out of focus" in soft.extras["warning"]
+    assert any(p.startswith("out of focus") for p in soft.extras["problems"])
+    # the annotated picture says it too, on its status line
+    assert (annotate(image, soft) != annotate(image, replace(soft, extras={}))).any()
+
+
+def test_without_a_mat_nothing_is_said_about_focus(renderer, croc):
+    image = renderer.render(Scene(overhead_camera(croc.size_mm, (640, 360)), effects=Effects(blur_sigma=2.0))).image
+    obs = CardReader().read_image(image)
+    assert "in_focus" not in obs.extras and "warning" not in obs.extras
