@@ -31,31 +31,28 @@ _STEP = 0.25
 """Profile sampling step, pixels."""
 
 
-def _crossing(q: np.ndarray, level: float, start: int, step: int) -> float | None:
-    """Where the rising profile ``q`` (outside light, inside dark, flipped to rise) first
-    crosses ``level`` walking from index ``start`` by ``step``, interpolated; None if never."""
-    i = start
-    while 0 <= i + step < len(q):
-        a, b = q[i], q[i + step]
-        if (a - level) * (b - level) <= 0 and a != b:
-            return i + step * (level - a) / (b - a)
-        i += step
-    return None
-
-
-def side_blur(profile: np.ndarray) -> float | None:
-    """The blur sigma (pixels, pixel's own spread included) of one edge profile sampled every
-    ``_STEP`` px from the dark inside to the light outside; None when it shows no clean step."""
-    lo, hi = float(profile.min()), float(profile.max())
-    if hi - lo < 40:  # no contrast: covered, glare, or not a marker's edge after all
-        return None
-    q = (profile - lo) / (hi - lo)
-    mid = int(np.argmin(np.abs(q - 0.5)))
-    low = _crossing(q, 0.1, mid, -1)
-    high = _crossing(q, 0.9, mid, 1)
-    if low is None or high is None:
-        return None
-    return (high - low) * _STEP / RISE_PER_SIGMA
+def side_blur(profiles: np.ndarray) -> np.ndarray:
+    """The blur sigma (pixels, a pixel's own spread included) of edge profiles (K, n), each
+    sampled every ``_STEP`` px from the dark inside to the light outside; NaN where one
+    shows no clean step. From the step's middle (its first sample half-way up) out: the
+    last sample at or under 10 % and the first at or over 90 %, each crossing interpolated."""
+    p = np.atleast_2d(np.asarray(profiles, np.float64))
+    k, n = p.shape
+    lo, hi = p.min(1, keepdims=True), p.max(1, keepdims=True)
+    q = (p - lo) / np.maximum(hi - lo, 1e-9)
+    idx = np.arange(n)
+    mid = np.argmax(q >= 0.5, axis=1)[:, None]  # the step's middle: first half-way up
+    below = (idx <= mid) & (q <= 0.1)
+    above = (idx >= mid) & (q >= 0.9)
+    ok = below.any(1) & above.any(1) & ((hi - lo) >= 40).ravel()  # no contrast: covered, or glare
+    rows = np.arange(k)
+    j_lo = np.clip(n - 1 - np.argmax(below[:, ::-1], axis=1), 0, n - 2)  # last at or under 10 %
+    j_hi = np.clip(np.argmax(above, axis=1), 1, n - 1)  # first at or over 90 %
+    a, b = q[rows, j_lo], q[rows, j_lo + 1]
+    low = j_lo + (0.1 - a) / np.where(b != a, b - a, 1.0)
+    a, b = q[rows, j_hi - 1], q[rows, j_hi]
+    high = j_hi - 1 + (0.9 - a) / np.where(b != a, b - a, 1.0)
+    return np.where(ok, (high - low) * _STEP / RISE_PER_SIGMA, np.nan)
 
 
 def edge_blur_px(gray: np.ndarray, corners: np.ndarray) -> float | None:
@@ -85,12 +82,9 @@ def edge_blur_px(gray: np.ndarray, corners: np.ndarray) -> float | None:
     angle = np.degrees(np.arctan2(along[..., 1], along[..., 0])).reshape(-1) % 180
     first = angle[0]
     turned = np.abs(((angle - first + 90) % 180) - 90) > 45
-    groups: dict[bool, list[float]] = {False: [], True: []}
-    for k, profile in enumerate(profiles.reshape(-1, len(offsets))):
-        sigma = side_blur(profile)
-        if sigma is not None:
-            groups[bool(turned[k])].append(sigma)
-    medians = [float(np.median(g)) for g in groups.values() if g]
+    sigma = side_blur(profiles.reshape(-1, len(offsets)))
+    clean = ~np.isnan(sigma)
+    medians = [float(np.median(sigma[clean & side])) for side in (~turned, turned) if (clean & side).any()]
     if not medians:
         return None
     measured = min(medians)

@@ -10,7 +10,7 @@ import pytest
 from vision.cards.annotate import annotate
 from vision.focus import edge_blur_px, side_blur
 from vision.mat import mat_layout
-from vision.mat.calibration import KEPT, MatCalibrator
+from vision.mat.calibration import BLUR_EVERY_NS, KEPT, MatCalibrator
 from vision.reader import CardReader
 from vision.render.camera import overhead_camera
 from vision.render.effects import Effects
@@ -54,7 +54,9 @@ def test_a_kept_calibration_keeps_the_blur_it_measured(renderer, croc):
 
 def test_no_edge_no_figure():
     flat = np.full((40, 40), 128, np.uint8)
-    assert side_blur(np.full(30, 128.0)) is None
+    assert np.isnan(side_blur(np.full(30, 128.0))).all()
+    step = np.r_[np.full(10, 20.0), np.full(10, 220.0)]  # a perfect step: within one sample
+    assert side_blur(step)[0] == pytest.approx(0.8 * 0.25 / 2.563)
     assert edge_blur_px(flat, np.zeros((0, 4, 2))) is None
     assert edge_blur_px(flat, np.array([[[10, 10], [30, 10], [30, 30], [10, 30]]], float)) is None
 
@@ -76,3 +78,16 @@ def test_without_a_mat_nothing_is_said_about_focus(renderer, croc):
     image = renderer.render(Scene(overhead_camera(croc.size_mm, (640, 360)), effects=Effects(blur_sigma=2.0))).image
     obs = CardReader().read_image(image)
     assert "in_focus" not in obs.extras and "warning" not in obs.extras
+
+
+def test_a_camera_is_measured_again_every_few_seconds_and_each_picture_on_its_own(renderer, croc):
+    sharp, soft = (_frame(renderer, croc, Effects(blur_sigma=s)) for s in (0.0, 1.4))
+    calibrator = MatCalibrator(croc)
+    assert calibrator.update(sharp, t_ns=1_000_000_000).edge_blur_px < 0.3
+    # the same camera a moment later: the last measure stands (a lens does not refocus itself)
+    assert calibrator.update(soft, t_ns=1_100_000_000).edge_blur_px < 0.3
+    assert calibrator.update(soft, t_ns=1_000_000_000 + BLUR_EVERY_NS).edge_blur_px > 1.1
+    # pictures read one by one (no time, or the same time) are each measured
+    assert calibrator.update(sharp).edge_blur_px < 0.3
+    assert calibrator.update(soft, t_ns=0).edge_blur_px > 1.1
+    assert calibrator.update(sharp, t_ns=0).edge_blur_px < 0.3

@@ -23,6 +23,9 @@ from vision.focus import edge_blur_px
 from vision.mat.layout import MatLayout
 
 FRESH, KEPT, NONE = "fresh", "kept", "none"
+BLUR_EVERY_NS = 2_000_000_000
+"""The camera's blur (about 1 ms) is measured again on a fresh calibration this long after
+the last measure: focus changes when someone turns the lens, not from frame to frame."""
 
 # Where each marker cell is read: a 3 x 3 grid in the middle half of every cell.
 _SUB = np.array([0.3, 0.5, 0.7])
@@ -113,6 +116,8 @@ class MatCalibrator:
         # Each marker's cells (border included) as the printer drew them: 1 px per cell.
         self._cells = {m.id: marker_image(m.id, 6, layout.dictionary) > 127 for m in layout.markers}
         self.current = Calibration(reason="no frame seen yet")
+        self._blur_t_ns: int | None = None
+        """When the camera's blur was last measured (a lens does not refocus by itself)."""
         self.searches = 0
         """How many frames needed the full marker search (for benchmarks and tests)."""
 
@@ -260,5 +265,9 @@ class MatCalibrator:
         if isinstance(result, str):
             self.current = self.current.as_kept(tuple(sorted({int(i) for i in ids})), result)
         else:
-            self.current = replace(result, edge_blur_px=edge_blur_px(gray, corners))
+            blur, last = self.current.edge_blur_px, self._blur_t_ns
+            # pictures without a time, or not later than the last one, are each measured
+            if blur is None or t_ns is None or last is None or not 0 < t_ns - last < BLUR_EVERY_NS:
+                blur, self._blur_t_ns = edge_blur_px(gray, corners), t_ns
+            self.current = replace(result, edge_blur_px=blur)
         return self.current
