@@ -49,6 +49,7 @@ cv2.setNumThreads(1)
 
 @dataclass
 class SceneTally:
+    scenes: int = 0
     isolated: int = 0
     isolated_right: int = 0
     fanned: int = 0
@@ -101,7 +102,7 @@ def score_scene(truth: tuple[CardTruth, ...], cards: list[CardSighting]) -> Scen
     centres are that close; pairs are taken best first over the whole scene (a report of
     the right code, then the nearest), one report per card. Every matched card counts for
     face-up vs face-down."""
-    tally = SceneTally()
+    tally = SceneTally(scenes=1)
     reported = [np.array(c.corners) for c in cards]
     pairs = []
     for i, t in enumerate(truth):
@@ -148,12 +149,15 @@ def score_scene(truth: tuple[CardTruth, ...], cards: list[CardSighting]) -> Scen
     return tally
 
 
-def rendered_accuracy(n: int, empties: int) -> tuple[SceneTally, SceneTally]:
-    """All held-out scenes, and those without motion blur (a moving hand or a bumped table:
-    frames the stability gate never lets the reader read); then ``empties`` empty mats
-    (in the same random rooms: about a third of them with a lamp's glare)."""
+def rendered_accuracy(n: int, empties: int) -> tuple[SceneTally, SceneTally, SceneTally]:
+    """All held-out scenes; those without motion blur (a moving hand or a bumped table:
+    frames the stability gate never lets the reader read); those of them the reader's focus
+    check passes (``vision.focus``: a camera it finds out of focus is reported, for a player
+    to focus); then ``empties`` empty mats (in the same random rooms: about a third of them
+    with a lamp's glare)."""
     total = SceneTally()
     still = SceneTally()
+    focused = SceneTally()
     per_kind = {k: SceneTally() for k in KINDS}
     for seed in range(n):
         assert seed < TRAIN_SEED_BASE
@@ -166,6 +170,8 @@ def rendered_accuracy(n: int, empties: int) -> tuple[SceneTally, SceneTally]:
         per_kind[kind].add(s)
         if scene.effects.motion_px == 0:
             still.add(s)
+            if obs.extras.get("in_focus", True):
+                focused.add(s)
     # empty mats: every game's mat, nothing on it
     for seed in range(empties):
         scene = random_scene(seed + 50_000)
@@ -179,7 +185,7 @@ def rendered_accuracy(n: int, empties: int) -> tuple[SceneTally, SceneTally]:
     for kind, s in per_kind.items():
         print(f"  {kind:8} isolated {_pct(s.isolated_right, s.isolated)}  fanned/covered "
               f"{_pct(s.fanned_right, s.fanned)}  face-up/down {_pct(s.sides_right, s.sides)}  extra {s.extra}")
-    return total, still
+    return total, still, focused
 
 
 def _pct(a: int, b: int) -> str:
@@ -342,14 +348,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip-real", action="store_true")
     args = ap.parse_args(argv)
     print(f"OpenCV {cv2.__version__}, numpy {np.__version__}, one thread")
-    t, still = rendered_accuracy(args.scenes, args.empty_mats)
-    print(f"rendered held-out scenes (seeds 0-{args.scenes - 1}):     all scenes          | without motion blur")
+    t, still, focused = rendered_accuracy(args.scenes, args.empty_mats)
+    print(f"rendered held-out scenes (seeds 0-{args.scenes - 1}):     all scenes          | without motion blur"
+          f"  | and in focus ({focused.scenes} of {still.scenes} frames)")
     for label, a, b in (("isolated face-up cards right ", "isolated_right", "isolated"),
                         ("cards in fans / covered right", "fanned_right", "fanned"),
                         ("face-up vs face-down right   ", "sides_right", "sides"),
                         ("backs in full view found     ", "backs_found", "backs")):
-        print(f"  {label}: {_pct(getattr(t, a), getattr(t, b))} | {_pct(getattr(still, a), getattr(still, b))}")
-    print(f"  reported cards matching none : {t.extra} | {still.extra}")
+        print(f"  {label}: " + " | ".join(_pct(getattr(x, a), getattr(x, b)) for x in (t, still, focused)))
+    print(f"  reported cards matching none : {t.extra} | {still.extra} | {focused.extra}")
     kinds = sorted(t.misses, key=lambda k: -t.misses[k])
     print("  misses by kind               : " + ", ".join(f"{k} {t.misses[k]}" for k in kinds)
           + " | " + ", ".join(f"{k} {still.misses[k]}" for k in kinds))
