@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
 from companion.assemble import mat_for
 from companion.camera_loop import CameraLoop
+from vision.render.effects import Effects
 from vision.render.table import TableState
-from vision.sources.live import RendererSource
+from vision.sources.live import LIVE_EFFECTS, RendererSource
 
 
 class PageSide:
@@ -29,11 +31,12 @@ class PageSide:
         self.readings.append(event)
 
 
-def first_live_status(seats: int) -> dict[str, Any]:
+def first_live_status(seats: int, effects: Effects = LIVE_EFFECTS) -> dict[str, Any]:
     layout = mat_for("crocodile", seats)
     referee = PageSide(seats)
     state = TableState(zones={"discard": ["Qh"], "seat0": ["7s", "2c"]})
-    loop = CameraLoop(RendererSource(layout, state=state, seed=3), referee, lambda game, n: mat_for(game, n))
+    loop = CameraLoop(RendererSource(layout, state=state, seed=3, effects=effects), referee,
+                      lambda game, n: mat_for(game, n))
     for _ in range(30):
         assert loop.step()
         if referee.readings:
@@ -56,3 +59,11 @@ def test_a_camera_too_far_for_its_pixels_says_so_on_the_page():
     status = first_live_status(8)
     assert status["state"] == "live"
     assert "70 px wide" in status["message"] and "higher resolution" in status["message"]
+
+
+def test_a_camera_out_of_focus_says_so_on_the_page():
+    # The same table through a lens out of focus: the mat's markers are blurred over about
+    # 1.6 px, where the cards' 10 px indices are read well up to about 1 px.
+    status = first_live_status(4, replace(LIVE_EFFECTS, blur_sigma=1.6))
+    assert status["state"] == "live" and status["calibration"] == "fresh"
+    assert "the camera is out of focus" in status["message"] and "turn its lens" in status["message"]
