@@ -193,6 +193,7 @@ def watch(source: str, frames: int, out_path: Path | None, as_json: bool, mat_js
         layout = getattr(src, "layout", None)
     reader = CardReader(layout)
     count = 0
+    warning = None
     started = time.monotonic()
     try:
         with src:
@@ -200,6 +201,12 @@ def watch(source: str, frames: int, out_path: Path | None, as_json: bool, mat_js
                 obs = reader.read(frame)
                 if out_path is not None:
                     out_path.write_bytes(annotate_jpeg(frame.image, obs))
+                # said when it comes and when it goes: someone turning the lens or moving the
+                # camera watches for it to go
+                if obs.extras.get("warning") != warning and not as_json:
+                    warning = obs.extras.get("warning")
+                    click.echo(f"frame {frame.index}: " + (f"warning: {warning}" if warning
+                                                           else "the camera reads well now (no warning)"))
                 if obs.changed_zones or count == 0:
                     if as_json:
                         click.echo(json.dumps(obs.to_json()))

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from companion.cli import main
 from vision.mat import mat_layout
+from vision.render.effects import Effects
 from vision.render.scene import render
 from vision.render.table import TableState, down, table_scene
 
@@ -73,6 +74,25 @@ def test_watch_follows_the_renderer(tmp_path: Path):
     assert "frame 0" in result.output
     assert out.read_bytes()[:2] == b"\xff\xd8"
 
+
+
+def test_watch_says_when_the_camera_is_out_of_focus(tmp_path: Path):
+    # A camera whose lens blurs the mat by 1.6 px, where the cards' indices are about 10 px
+    # tall: said once, when the mat is first read, not on every frame.
+    layout = mat_layout("crocodile", 2, "a3")
+    soft = render(table_scene(layout, TableState(zones={"discard": ["Qh"]}), effects=Effects(blur_sigma=1.6))).image
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for i in range(5):
+        cv2.imwrite(str(frames / f"{i:02}.png"), soft)
+    mat = tmp_path / "mat.json"
+    mat.write_text(json.dumps(layout.to_json()))
+    result = CliRunner().invoke(main, ["vision", "watch", "--source", f"folder:{frames}", "--mat", str(mat)])
+    assert result.exit_code == 0, result.output
+    assert result.output.count("warning: the camera is out of focus") == 1
+    image, _ = _table_image(tmp_path)  # in focus: nothing said
+    sharp = CliRunner().invoke(main, ["vision", "read", str(image), "--mat", str(mat)])
+    assert sharp.exit_code == 0 and "warning" not in sharp.output
 
 
 def test_read_warns_when_the_cards_show_too_small_to_read(tmp_path: Path):
