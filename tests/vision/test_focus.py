@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -91,3 +92,15 @@ def test_a_camera_is_measured_again_every_few_seconds_and_each_picture_on_its_ow
     assert calibrator.update(sharp).edge_blur_px < 0.3
     assert calibrator.update(soft, t_ns=0).edge_blur_px > 1.1
     assert calibrator.update(sharp, t_ns=0).edge_blur_px < 0.3
+
+
+def test_a_webcams_sharpening_is_not_taken_for_blur(renderer, croc):
+    # Webcams sharpen their pictures: edges overshoot into a bright and a dark halo. The
+    # step is then steeper, never wider: no warning for a camera in focus.
+    image = _frame(renderer, croc, Effects(blur_sigma=0.5))
+    halo = cv2.GaussianBlur(image, (0, 0), 1.5)
+    sharpened = cv2.addWeighted(image, 2.0, halo, -1.0, 0)
+    plain = MatCalibrator(croc).update(image).edge_blur_px
+    crisp = MatCalibrator(croc).update(sharpened).edge_blur_px
+    assert plain is not None and crisp is not None
+    assert crisp <= plain + 0.05
