@@ -31,12 +31,13 @@ from vision.stability import Region, StabilityGate
 from vision.whitebalance import balanced
 
 READABLE_CARD_PX = 80
-FOCUS_LIMIT = 0.1
-"""The camera's blur (sigma, :mod:`vision.focus`) above which a warning says to focus it, as
-a share of an index's rank height: see docs/benchmarks.md, session 21."""
 """A card's width in the image under which its index is hard to read (rendered scenes
 without motion blur: 98.9 % of lone face-up cards read right at 85 px or more, 95 % at
 70-85 px, 84 % under 70 px)."""
+FOCUS_LIMIT = 0.1
+"""The camera's blur (sigma, :mod:`vision.focus`) above which a warning says to focus it, as
+a share of an index's rank height (rendered still frames: isolated cards 99.9 % right under
+it, 78 % over it; docs/benchmarks.md, session 21)."""
 
 
 def mat_outline(card: FoundCard, calibration: Calibration, shape: CardShape) -> np.ndarray:
