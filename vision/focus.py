@@ -4,7 +4,8 @@ Focus decides, more than anything else left, whether a small index can be read: 
 rendered frames without motion, the reader names 99.7 % of isolated cards in sharp frames
 and about 82 % in frames blurred by 0.8-1.7 px (docs/benchmarks.md, sessions 20-21). A
 camera out of focus is a setup problem a player can fix in a second (turn the lens ring,
-raise the camera) once told, so the reader measures it on every fresh calibration.
+raise the camera) once told, so the mat's calibration measures it where it sees the
+markers (a camera's frames every 2 s, each picture read on its own).
 
 A marker's black border against its white margin is a straight printed step. Across it a
 sharp camera goes from white to black within about a pixel; a camera out of focus spreads
