@@ -62,6 +62,18 @@ def marker_image(marker_id: int, side_px: int, name: str = DEFAULT_DICTIONARY) -
     return np.asarray(aruco.drawMarker(dic, int(marker_id), int(side_px), borderBits=1))
 
 
+def marker_sides(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The sides of quads ``corners`` (M, 4, 2): side i runs from corner i (``start``) to
+    corner i + 1 (``end``); its unit ``along`` direction and its unit ``normal``, pointing out
+    of the quad whichever way round the corners go. Each (M, 4, 2)."""
+    start = np.asarray(corners, np.float64).reshape(-1, 4, 2)
+    end = np.roll(start, -1, axis=1)
+    along = (end - start) / np.maximum(np.linalg.norm(end - start, axis=2, keepdims=True), 1e-9)
+    normal = np.stack([along[..., 1], -along[..., 0]], -1)
+    outward = np.sign(np.sum(normal * ((start + end) / 2 - start.mean(1, keepdims=True)), axis=2, keepdims=True))
+    return start, end, along, normal * np.where(outward == 0, 1, outward)
+
+
 def _parameters(aruco: Any, refine_subpix: bool) -> Any:
     # Before 4.7 the parameters came from a factory; from 4.7 the class is constructed.
     if hasattr(aruco, "DetectorParameters_create"):

@@ -20,6 +20,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.aruco import marker_sides
+
 RISE_PER_SIGMA = 2.563
 """A Gaussian-blurred step's 10-90 % rise, in sigmas (2 x 1.2816)."""
 PIXEL_SIGMA = 0.5
@@ -60,15 +62,10 @@ def edge_blur_px(gray: np.ndarray, corners: np.ndarray) -> float | None:
     """The camera's blur sigma in pixels, from markers' outlines ``corners`` (M, 4, 2) in
     ``gray`` (the black border's outer corners, as the calibration refines them); None when
     no side gives a clean edge."""
-    c = np.asarray(corners, np.float64).reshape(-1, 4, 2)
-    if len(c) == 0:
+    a, b, along, normal = marker_sides(corners)
+    if len(a) == 0:
         return None
-    a, b = c, np.roll(c, -1, axis=1)
-    length = np.linalg.norm(b - a, axis=2, keepdims=True)
-    along = (b - a) / np.maximum(length, 1e-9)
-    normal = np.stack([along[..., 1], -along[..., 0]], -1)
-    outward = np.sign(np.sum(normal * ((a + b) / 2 - c.mean(1, keepdims=True)), axis=2, keepdims=True))
-    normal *= np.where(outward == 0, 1, outward)
+    length = np.linalg.norm(b - a, axis=2)
     # From most of the black border cell inside to as far into the white margin outside
     # (each a sixth of the marker): the next edges, inside and out, stay out of reach.
     reach = 0.8 * float(np.median(length)) / 6
@@ -77,7 +74,7 @@ def edge_blur_px(gray: np.ndarray, corners: np.ndarray) -> float | None:
     points = base[:, :, :, None, :] + offsets[None, None, None, :, None] * normal[:, :, None, None, :]
     flat = points.reshape(-1, len(offsets), 2).astype(np.float32)
     values = cv2.remap(gray, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR).astype(np.float32)
-    profiles = values.reshape(len(c), 4, len(_ALONG), len(offsets)).mean(2)  # (m, 4, n)
+    profiles = values.reshape(len(a), 4, len(_ALONG), len(offsets)).mean(2)  # (m, 4, n)
     # Sides pooled by their direction in the image, modulo a half turn: the mat's markers
     # are printed square to it, so there are two directions.
     angle = np.degrees(np.arctan2(along[..., 1], along[..., 0])).reshape(-1) % 180

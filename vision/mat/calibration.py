@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from vision.aruco import MarkerDetector, marker_image
+from vision.aruco import MarkerDetector, marker_image, marker_sides
 from vision.focus import edge_blur_px
 from vision.mat.layout import MatLayout
 
@@ -148,16 +148,11 @@ class MatCalibrator:
         lines stay straight under a homography, and the outer edge of the thin white margin
         (light to dark) cannot pull them. Returns the corners and, per marker, whether all
         four sides had a clear edge."""
-        c = np.asarray(corners, np.float64).reshape(-1, 4, 2)
+        c, b, _, normal = marker_sides(corners)  # side i runs from corner c[i] to b[i], corner i + 1
         m = len(c)
-        a, b = c, np.roll(c, -1, axis=1)  # side i runs from corner i to corner i + 1
-        along = (b - a) / np.maximum(np.linalg.norm(b - a, axis=2, keepdims=True), 1e-9)
-        normal = np.stack([along[..., 1], -along[..., 0]], -1)
-        outward = np.sign(np.sum(normal * ((a + b) / 2 - c.mean(1, keepdims=True)), axis=2, keepdims=True))
-        normal *= np.where(outward == 0, 1, outward)
         ts = np.linspace(0.15, 0.85, 9)
         offsets = np.arange(-reach, reach + 1e-6, 0.5)
-        base = a[:, :, None, :] + ts[None, None, :, None] * (b - a)[:, :, None, :]  # (m, 4, 9, 2)
+        base = c[:, :, None, :] + ts[None, None, :, None] * (b - c)[:, :, None, :]  # (m, 4, 9, 2)
         samples = base[..., None, :] + offsets[:, None] * normal[:, :, None, None, :]  # (m, 4, 9, k, 2)
         flat = samples.reshape(-1, len(offsets), 2).astype(np.float32)
         profile = cv2.remap(gray, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR).astype(np.float32)
