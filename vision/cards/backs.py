@@ -10,6 +10,7 @@ a back is printed all over.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -68,10 +69,13 @@ def find_backs(image: np.ndarray, view: MatView, faces: list[FoundCard],
         centre = outline.mean(axis=0)
         grown = centre + (outline - centre) * 1.5  # the marker and its white quiet zone
         cv2.fillPoly(fg, [np.round(grown * s).astype(np.int32)], 0)
+    # Where the face-up cards already read lie: no back there, and no part of a glare's look.
+    read = np.zeros((h, w), np.uint8)
     for card in faces:
         centre = card.centre
         grown = centre + (card.corners - centre) * 1.06
-        cv2.fillPoly(fg, [np.round(grown * s).astype(np.int32)], 0)
+        cv2.fillPoly(read, [np.round(grown * s).astype(np.int32)], 255)
+    fg[read > 0] = 0
     cw, ch = view.card_size_px[0] * s, view.card_size_px[1] * s
     card_area = cw * ch
     # Hands, down to a fingertip; not skin-coloured backs (red ones are), which are cards.
@@ -89,8 +93,9 @@ def find_backs(image: np.ndarray, view: MatView, faces: list[FoundCard],
     fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     out = []
     slots = tuple(outline * s for outline in view.slot_outlines)
+    glare = LampGlare(small, read, lit_mat)
     for code, conf, corners in _cards_in_slots(small, opened, fg, slots, card_area, white, paper_fraction,
-                                               lit_mat):
+                                               glare):
         out.append(FoundCard(code, conf, corners / s))
     contours, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[-2:]
     for c in contours:
@@ -104,7 +109,7 @@ def find_backs(image: np.ndarray, view: MatView, faces: list[FoundCard],
         if area / max(rw * rh, 1) < 0.8:
             continue
         box = cv2.boxPoints(((cx, cy), (rw, rh), angle))
-        if _lamp_glare(small, box, lit_mat):
+        if glare.covers(box):
             continue
         corners = _upright_order(box) / s
         code, conf = _side(small, box, white, paper_fraction)
@@ -118,7 +123,7 @@ SLOT_REACH = 1.3
 
 def _cards_in_slots(small: np.ndarray, opened: np.ndarray, fg: np.ndarray, outlines: tuple[np.ndarray, ...],
                     card_area: float, white: float, paper_fraction: float,
-                    lit_mat: LitMat) -> list[tuple[str | None, float, np.ndarray]]:
+                    glare: LampGlare) -> list[tuple[str | None, float, np.ndarray]]:
     """The card lying in each slot, if any. Cards in neighbouring slots lie a few
     millimetres apart and may touch, so each slot is looked at only in its own cell: the
     pixels nearer its centre than any other slot's (and not far out of it). Found cards are
@@ -144,7 +149,7 @@ def _cards_in_slots(small: np.ndarray, opened: np.ndarray, fg: np.ndarray, outli
         if not 0.6 * card_area < area < 1.3 * card_area or area / max(rw * rh, 1) < 0.85:
             continue
         box = cv2.boxPoints(((cx, cy), (rw, rh), angle))
-        if _lamp_glare(small, box, lit_mat):
+        if glare.covers(box):
             continue
         cv2.fillPoly(fg, [np.round(centre + (box - centre) * 1.05).astype(np.int32)], 0)
         code, conf = _side(small, box, white, paper_fraction)
@@ -192,35 +197,64 @@ lamp's glare (training-like seeds, measured on its 70 % copy: glare 0.99-1.0, ba
 most 0.90; the check reads the middle half's box, with the same readings)."""
 LIT_MAT_DISTANCE = 12.0
 """BGR distance within which a pixel counts as the mat's colour under some light."""
+EDGE_REACH = 6
+"""Pixels (half size) past a card's edge that its edge still shows in the detail measure."""
 GLARE_EDGES = 15.0
 """A glare is smooth: its sharpest detail (the 99th percentile of a band-pass of its
 lightness) stays under this (glare at most 12; a face-up card's print 24 and more)."""
 
 
-def _lamp_glare(small: np.ndarray, box: np.ndarray, lit_mat: LitMat) -> bool:
-    """Is this card-shaped candidate a lamp's glare on the mat? A glare is the mat's own
-    colour with light added: every pixel of it is the mat's colour times some brightness
-    plus some white, and it has no sharp detail. A back has its own colour or pattern
-    (one the mat's colour cannot take, however lit), a face its print. (A plain back of
-    the mat's own hue would pass for glare: a card nobody could see on that mat anyway.)"""
-    # The middle of the candidate: the bounding box of its half-size copy, which lies
-    # inside it however it is turned.
-    part, _ = _middle(small, box, 0.5)
-    if min(part.shape[:2]) < 4:
-        return False
-    # Most candidates, every real back, end here, cheaply: a lamp adds light, so glare is
-    # brighter than the mat (a dark back on a light mat is not), and its mean colour is
-    # one the lit mat can take. Then every other pixel of every other row is plenty.
-    mean = np.asarray(cv2.mean(part)[:3], np.float32)
-    if mean.sum() <= lit_mat.mat.sum() or lit_mat.distance(mean[None])[0] > 2 * LIT_MAT_DISTANCE:
-        return False
-    if float(np.mean(lit_mat.distance(part[::2, ::2].reshape(-1, 3)) < LIT_MAT_DISTANCE)) < GLARE_SHARE:
-        return False
-    # No sharp detail in most of it (the 70 % copy: more of it, off its edges).
-    part, mask = _middle(small, box, 0.7)
-    grey = cv2.cvtColor(part, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    detail = np.abs(cv2.GaussianBlur(grey, (0, 0), 1.0) - cv2.GaussianBlur(grey, (0, 0), 3.0))[mask > 0]
-    return len(detail) > 0 and float(np.percentile(detail, 99)) < GLARE_EDGES
+class LampGlare:
+    """Tells a lamp's glare on the mat from a card-shaped candidate. A glare is the mat's
+    own colour with light added: every pixel of it is the mat's colour times some
+    brightness plus some white, and it has no sharp detail. A back has its own colour or
+    pattern (one the mat's colour cannot take, however lit), a face its print. (A plain
+    back of the mat's own hue would pass for glare: a card nobody could see on that mat
+    anyway.) Only the candidate's pixels off the face-up cards already read are looked at:
+    a glare beside a fan takes in a sliver of the cards' white edges, which is no print of
+    its own (a held-out frame read such a glare as a back, session 22)."""
+
+    def __init__(self, small: np.ndarray, read: np.ndarray, lit_mat: LitMat) -> None:
+        self.small = small
+        self._read = read
+        """(h, w) uint8, non-zero where a face-up card already read lies."""
+        self.lit_mat = lit_mat
+
+    @cached_property
+    def read(self) -> np.ndarray:
+        """The cards already read and what their edges spill into the detail measure (its
+        wider Gaussian reaches about 6 px): taken only once a candidate gets this far."""
+        return cv2.dilate(self._read, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * EDGE_REACH + 1,) * 2))
+
+    def _part(self, box: np.ndarray, share: float) -> tuple[np.ndarray, np.ndarray]:
+        """The middle ``share`` of the candidate (see :func:`_middle`) and the mask of its
+        pixels off the cards already read."""
+        part, mask = _middle(self.small, box, share)
+        read, _ = _middle(self.read, box, share)
+        return part, (mask > 0) & (read == 0)
+
+    def covers(self, box: np.ndarray) -> bool:
+        """Is this card-shaped candidate (``box``, half-size pixels) a lamp's glare?"""
+        lit_mat = self.lit_mat
+        # The middle of the candidate: the bounding box of its half-size copy, which lies
+        # inside it however it is turned.
+        part, free = self._part(box, 0.5)
+        if min(part.shape[:2]) < 4 or free.sum() < 16:
+            return False
+        # Most candidates, every real back, end here, cheaply: a lamp adds light, so glare is
+        # brighter than the mat (a dark back on a light mat is not), and its mean colour is
+        # one the lit mat can take. Then every fourth of its pixels is plenty.
+        pixels = part[free].astype(np.float32)
+        mean = pixels.mean(axis=0)
+        if mean.sum() <= lit_mat.mat.sum() or lit_mat.distance(mean[None])[0] > 2 * LIT_MAT_DISTANCE:
+            return False
+        if float(np.mean(lit_mat.distance(pixels[::4]) < LIT_MAT_DISTANCE)) < GLARE_SHARE:
+            return False
+        # No sharp detail in most of it (the 70 % copy: more of it, off its edges).
+        part, free = self._part(box, 0.7)
+        grey = cv2.cvtColor(part, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        detail = np.abs(cv2.GaussianBlur(grey, (0, 0), 1.0) - cv2.GaussianBlur(grey, (0, 0), 3.0))[free]
+        return len(detail) > 0 and float(np.percentile(detail, 99)) < GLARE_EDGES
 
 
 class LitMat:
