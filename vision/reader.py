@@ -34,6 +34,11 @@ READABLE_CARD_PX = 80
 """A card's width in the image under which its index is hard to read (rendered scenes
 without motion blur: 98.9 % of lone face-up cards read right at 85 px or more, 95 % at
 70-85 px, 84 % under 70 px)."""
+MARKER_MASK = 1.08
+"""Indices are not looked for on a marker's outline grown this much about its centre: its
+black cells look like print, its white margin has none. A card lying over the margin
+shows its index there (in a fanned column its only one): masking the margin too (1.3 up
+to session 21) lost such cards (docs/benchmarks.md, session 22)."""
 FOCUS_LIMIT = 0.1
 """The camera's blur (sigma, :mod:`vision.focus`) above which a warning says to focus it, as
 a share of an index's rank height (rendered still frames: isolated cards 99.9 % right under
@@ -158,7 +163,7 @@ class CardReader:
         if view is not None:
             for outline in view.marker_outlines:
                 centre = outline.mean(axis=0)
-                grown = centre + (outline - centre) * 1.3
+                grown = centre + (outline - centre) * MARKER_MASK
                 cv2.fillPoly(mask, [np.round(grown).astype(np.int32)], 0)
         return mask
 
