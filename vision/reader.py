@@ -187,6 +187,8 @@ class CardReader:
             for card in faces:
                 if len(card.indices) == 1:
                     card.corners = mat_outline(card, calibration, self.shape)
+        else:
+            self.finder.snap_outlines(image, faces)
         self.finder.weigh_pips(image, faces)
         faces = [*kept, *faces]
         if view is None or calibration is None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
+from vision.cards.edges import snap_outline
 from vision.cards.geometry import POKER, CardShape, apply_affine, index_frame
 from vision.cards.indices import CODES, IndexReader, IndexReading
 from vision.cards.pips import weigh_pips
@@ -313,6 +314,17 @@ class CardFinder:
         readings = self.readings(image, search, mask)
         h, w = image.shape[:2]
         return assemble(readings, (w, h), self.shape, self.min_confidence, card_height_px)
+
+    def snap_outlines(self, image: np.ndarray, cards: list[FoundCard]) -> None:
+        """Move the outline of each card read from one index onto the card's edges by that
+        index (:mod:`vision.cards.edges`): a photograph's cards, where no mat gives their
+        size and place."""
+        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        for card in cards:
+            if len(card.indices) == 1:
+                snapped = snap_outline(grey, card.corners, card.indices[0].span)
+                if snapped is not None:
+                    card.corners = snapped
 
     def weigh_pips(self, image: np.ndarray, cards: list[FoundCard]) -> None:
         """Weigh in the pips of the black number cards in full view (``vision.cards.pips``),
