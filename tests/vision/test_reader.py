@@ -98,6 +98,14 @@ def test_a_photograph_is_read_at_any_resolution(size):
     assert card_px == pytest.approx(63 * size[0] / 220, rel=0.15)  # corners in the photo's own pixels
 
 
+@pytest.mark.parametrize("code", ["7c", "As"])
+def test_a_card_photographed_close_is_read(code):
+    # the frame shows the card's top half: its rank is a tenth of the picture's height
+    scene = Scene(camera=overhead_camera((88.0, 66.0), (720, 540)), cards=(CardPlacement(code, 44, 50, 0.0),),
+                  mat_size_mm=(88.0, 66.0))
+    assert [c.code for c in CardReader().read_image(render(scene).image).cards] == [code]
+
+
 def test_following_a_camera_reads_again_only_when_the_table_settles(croc):
     before = render(table_scene(croc, TableState(zones={"discard": ["4c"], "seat1": ["Ah"]}), seed=1)).image
     after = render(table_scene(croc, TableState(zones={"discard": ["4c", "6d"], "seat1": ["Ah"]}), seed=1)).image

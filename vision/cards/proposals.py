@@ -61,7 +61,7 @@ class GlyphSearch:
         scales = [finest]
         while scales[-1] * largest_rank > search.max_size:
             scales.append(scales[-1] / 2)
-        return replace(search, scales=tuple(scales))
+        return replace(search, scales=tuple(scales), max_size=SCALE_OVERLAP * search.max_size)
 
 
 RANK_SHARE = 0.075
@@ -70,6 +70,11 @@ FINEST_SIDE = 1280
 """A picture's longer side at its finest searched scale, pixels: an index needs no more."""
 LARGEST_RANK = 0.08
 """A rank's height as a share of the picture's shorter side when a card fills the picture."""
+SCALE_OVERLAP = 1.5
+"""A picture's scales take glyphs up to this many times the usual largest: a glyph just too
+big at one scale may touch a frame line or a pip at the next, half as large (a king 23 px
+tall in a photo), and a card photographed close has a rank larger than one filling the
+picture (a nine at 0.12 of the shorter side). Docs/benchmarks.md, session 22."""
 DEFAULT_SEARCH = GlyphSearch()
 
 
