@@ -17,10 +17,10 @@ figure: a camera's focus blurs edges of every direction, a motion only those acr
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 from vision.aruco import marker_sides
+from vision.profiles import across
 
 RISE_PER_SIGMA = 2.563
 """A Gaussian-blurred step's 10-90 % rise, in sigmas (2 x 1.2816)."""
@@ -71,10 +71,7 @@ def edge_blur_px(gray: np.ndarray, corners: np.ndarray) -> float | None:
     reach = 0.8 * float(np.median(length)) / 6
     offsets = np.arange(-reach, reach + 1e-6, _STEP)
     base = a[:, :, None, :] + _ALONG[None, None, :, None] * (b - a)[:, :, None, :]  # (m, 4, k, 2)
-    points = base[:, :, :, None, :] + offsets[None, None, None, :, None] * normal[:, :, None, None, :]
-    flat = points.reshape(-1, len(offsets), 2).astype(np.float32)
-    values = cv2.remap(gray, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR).astype(np.float32)
-    profiles = values.reshape(len(a), 4, len(_ALONG), len(offsets)).mean(2)  # (m, 4, n)
+    profiles = across(gray, base, normal[:, :, None, :], offsets).mean(2)  # (m, 4, n)
     # Sides pooled by their direction in the image, modulo a half turn: the mat's markers
     # are printed square to it, so there are two directions.
     angle = np.degrees(np.arctan2(along[..., 1], along[..., 0])).reshape(-1) % 180

@@ -16,8 +16,9 @@ redraws the outline from it (``vision.reader.mat_outline``).
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
+
+from vision.profiles import across
 
 _ALONG_LEFT = np.linspace(2.3, 4.3, 9)
 """Where the left side is sampled, spans down from the corner: below the suit (the index's
@@ -47,11 +48,7 @@ def _edge_points(grey: np.ndarray, origin: np.ndarray, along: np.ndarray, inward
     profile across the side (``inward``: toward the card) steps up most, or NaN."""
     offsets = np.arange(-_REACH * span, _REACH * span + 1e-6, _STEP)
     centres = origin + np.outer(at * span, along)  # (k, 2)
-    pts = centres[:, None, :] + offsets[None, :, None] * inward  # (k, n, 2)
-    flat = pts.reshape(-1, 2).astype(np.float32)
-    values = cv2.remap(grey, flat[:, 0].reshape(1, -1), flat[:, 1].reshape(1, -1), cv2.INTER_LINEAR,
-                       borderMode=cv2.BORDER_CONSTANT, borderValue=-1.0)
-    prof = values.reshape(len(at), len(offsets))
+    prof = across(grey, centres, inward, offsets, outside=-1.0)  # (k, n)
     lag = int(round(2.0 / _STEP))  # a step measured over two pixels
     rise = prof[:, lag:] - prof[:, :-lag]
     rise[(prof[:, lag:] < 0) | (prof[:, :-lag] < 0)] = 0.0  # off the frame

@@ -21,6 +21,7 @@ import numpy as np
 from vision.aruco import MarkerDetector, marker_image, marker_sides
 from vision.focus import edge_blur_px
 from vision.mat.layout import MatLayout
+from vision.profiles import across
 
 FRESH, KEPT, NONE = "fresh", "kept", "none"
 BLUR_EVERY_NS = 2_000_000_000
@@ -153,9 +154,7 @@ class MatCalibrator:
         ts = np.linspace(0.15, 0.85, 9)
         offsets = np.arange(-reach, reach + 1e-6, 0.5)
         base = c[:, :, None, :] + ts[None, None, :, None] * (b - c)[:, :, None, :]  # (m, 4, 9, 2)
-        samples = base[..., None, :] + offsets[:, None] * normal[:, :, None, None, :]  # (m, 4, 9, k, 2)
-        flat = samples.reshape(-1, len(offsets), 2).astype(np.float32)
-        profile = cv2.remap(gray, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR).astype(np.float32)
+        profile = across(gray, base, normal[:, :, None, :], offsets).reshape(-1, len(offsets))
         rise = np.diff(profile, axis=1)
         k = np.clip(np.argmax(rise, axis=1), 1, rise.shape[1] - 2)
         rows = np.arange(len(k))
