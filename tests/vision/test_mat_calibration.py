@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -47,6 +48,24 @@ def test_cards_are_placed_in_the_right_zone_through_a_tilted_camera(renderer, ga
         errors.append(np.hypot(x - truth.mat_xy[0], y - truth.mat_xy[1]))
         assert layout.zone_at(x, y) == truth.zone
     assert max(errors) < 2.0, max(errors)
+
+
+def test_markers_too_small_for_the_half_size_search_are_found_at_full_size(renderer):
+    # A camera hung high over a two-seat mat, a little out of focus: its markers are about
+    # 20 px across, too few of them show in the half-size copy the search starts with.
+    layout = mat_layout("crocodile", 2, "a2")
+    camera = overhead_camera(layout.size_mm, (1280, 720), tilt_deg=5, fill=0.4)
+    soft = Effects(blur_sigma=1.0, noise_sigma=3.0, noise_seed=4)
+    rendered = renderer.render(table_scene(layout, busy_state(layout), camera=camera, effects=soft, seed=2))
+    calibrator = MatCalibrator(layout)
+    gray = cv2.cvtColor(rendered.image, cv2.COLOR_BGR2GRAY)
+    assert len(calibrator.detect(gray)[0]) < calibrator.min_markers
+    calibration = calibrator.update(rendered.image, t_ns=5)
+    assert calibration.state == FRESH and calibration.error_mm < 1.0 and calibrator.searches == 1
+    for truth in rendered.truth:
+        x, y = calibration.to_mat(quad_centre(truth.corners)[None])[0]
+        assert layout.zone_at(x, y) == truth.zone
+        assert np.hypot(x - truth.mat_xy[0], y - truth.mat_xy[1]) < 2.0
 
 
 def cover_markers(layout, keep: int) -> list[CardPlacement]:
