@@ -5,13 +5,15 @@ a hand."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from companion.cards import BACK
 from vision.mat.games import mat_layout
 from vision.reader import CardReader
-from vision.render.faces import STYLES
+from vision.render.faces import STYLES, BackStyle
 from vision.render.table import HandOver, TableState, down, table_scene
 from vision.stability import StabilityGate, hands, skin_mask
 
@@ -34,6 +36,18 @@ def _table(renderer, layout, style: str, zones=None, hands_over=()):
 @pytest.mark.parametrize("style", [*SKIN_COLOURED, "bridge", "classic"])
 def test_every_dealt_back_is_found_whatever_its_colour(renderer, layout, style):
     cards = CardReader(layout).read_image(_table(renderer, layout, style)).cards
+    assert sorted((c.code, c.zone) for c in cards) == sorted(
+        (BACK, f"seat{i}/slot{k}") for i in range(4) for k in range(4))
+
+
+@pytest.mark.parametrize("pattern", ["dots", "diamonds", "plain"])
+def test_backs_printed_in_the_felts_own_green_are_found_by_their_white_border(renderer, layout, pattern):
+    # Only the white border tells such a back from the felt (the back finder compared
+    # colours with the mat's, and found none of them: session 23).
+    felt_green = (58, 96, 40)  # BGR, the felt mat's own
+    deck = replace(STYLES["classic"], back=BackStyle(felt_green, pattern=pattern, border_mm=3.5))
+    image = renderer.render(table_scene(layout, TableState(zones=DEALT), deck=deck, mat_style="felt")).image
+    cards = CardReader(layout).read_image(image).cards
     assert sorted((c.code, c.zone) for c in cards) == sorted(
         (BACK, f"seat{i}/slot{k}") for i in range(4) for k in range(4))
 

@@ -65,35 +65,39 @@ def find_backs(image: np.ndarray, view: MatView, faces: list[FoundCard],
     light, a, b = cv2.split(lab - ref)
     chroma2 = a * a + b * b
     fg = ((0.5 * light * light + chroma2 > 28**2) & (sheet > 0)).astype(np.uint8) * 255
-    for outline in view.marker_outlines:
-        centre = outline.mean(axis=0)
-        grown = centre + (outline - centre) * 1.5  # the marker and its white quiet zone
-        cv2.fillPoly(fg, [np.round(grown * s).astype(np.int32)], 0)
+    cw, ch = view.card_size_px[0] * s, view.card_size_px[1] * s
+    card_area = cw * ch
+    sample = small[::3, ::3]
+    darkest = np.minimum(np.minimum(sample[..., 0], sample[..., 1]), sample[..., 2])
+    white = float(np.percentile(darkest[sheet[::3, ::3] > 0], 99.5))
     # Where the face-up cards already read lie: no back there, and no part of a glare's look.
     read = np.zeros((h, w), np.uint8)
     for card in faces:
         centre = card.centre
         grown = centre + (card.corners - centre) * 1.06
         cv2.fillPoly(read, [np.round(grown * s).astype(np.int32)], 255)
+    light_mat = float(lit_mat.mat.min()) > LIGHT_MAT * white
+    inside_borders = cv2.bitwise_and(_inside_borders(small, white, light_mat, card_area, read), sheet)
+    fg |= inside_borders
+    for outline in view.marker_outlines:
+        centre = outline.mean(axis=0)
+        grown = centre + (outline - centre) * 1.5  # the marker and its white quiet zone
+        cv2.fillPoly(fg, [np.round(grown * s).astype(np.int32)], 0)
     fg[read > 0] = 0
-    cw, ch = view.card_size_px[0] * s, view.card_size_px[1] * s
-    card_area = cw * ch
     # Hands, down to a fingertip; not skin-coloured backs (red ones are), which are cards.
     fg[hands(skin_mask(small) & sheet, HAND_SHARE * card_area) > 0] = 0
-    sample = small[::3, ::3]
-    darkest = np.minimum(np.minimum(sample[..., 0], sample[..., 1]), sample[..., 2])
-    white = float(np.percentile(darkest[sheet[::3, ::3] > 0], 99.5))
     k = max(3, int(cw * 0.12) | 1)
     # For telling neighbouring cards apart, shadows must not bridge the gaps between them:
     # a shadow is the mat darker, a card is lighter (its border) or another colour (its back).
     lit = ((chroma2 > 20**2) | (light > 25)).astype(np.uint8) * 255
     opened = cv2.morphologyEx(cv2.bitwise_and(fg, lit), cv2.MORPH_OPEN,
                               cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
+    opened = cv2.bitwise_or(opened, cv2.bitwise_and(fg, inside_borders))  # their own colour may be the mat's, unlit
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     out = []
     slots = tuple(outline * s for outline in view.slot_outlines)
-    glare = LampGlare(small, read, lit_mat)
+    glare = LampGlare(small, read, lit_mat, inside_borders)
     for code, conf, corners in _cards_in_slots(small, opened, fg, slots, card_area, white, paper_fraction,
                                                glare):
         out.append(FoundCard(code, conf, corners / s))
@@ -115,6 +119,79 @@ def find_backs(image: np.ndarray, view: MatView, faces: list[FoundCard],
         code, conf = _side(small, box, white, paper_fraction)
         out.append(FoundCard(code, conf, corners))
     return out
+
+
+ROW_OF_BACKS = 6.0
+"""Bordered backs touching, at most (a Crocodile seat's 2 x 2 with the gaps between them)."""
+LIGHT_MAT = 0.6
+"""A mat whose darkest channel is this share of the brightest white in view or more is a
+light mat (as printed: the light mat 0.91, the felt 0.15, the blue 0.12)."""
+BORDER_AND_PRINT = 0.7
+"""A bordered back's white border and print cover at most this share of it, before the
+closing (rendered: plain 0.19, dots 0.37, diamonds 0.5); a face, or a lamp's glare, is
+white all over."""
+
+
+def _inside_borders(small: np.ndarray, white: float, light_mat: bool, card_area: float,
+                    read: np.ndarray) -> np.ndarray:
+    """Where a back lies inside its white border, found by the border alone (the back's
+    colour may not stand out from the mat: a green back on green felt; or a shadow darkens
+    a light mat to a red back's lightness). The border is a ring of card stock of a card's
+    size and shape: either its hole is (a plain back, or one whose white print stays off
+    the border) or, when the back's white print joins the border, the whole ring is; cards
+    in neighbouring slots whose borders touch still show their own holes. On a light mat
+    (``light_mat``) only holes count: there the mat itself, between dark backs, is lighter
+    than round it, and rings of it enclose many cards. ``read``: where the face-up cards
+    already read lie (white all over, not to be weighed again)."""
+    # OpenCV's per-pixel min and max of the channels (numpy's along the last axis is 20
+    # times slower). Stock is grey and lighter than what lies round it by a card's width,
+    # however the light falls.
+    channels = cv2.split(small)
+    least = cv2.min(cv2.min(channels[0], channels[1]), channels[2])
+    spread = cv2.subtract(cv2.max(cv2.max(channels[0], channels[1]), channels[2]), least)
+    around = cv2.blur(least, (int(card_area ** 0.5) | 1,) * 2)
+    # (OpenCV's thresholds and ands: numpy's comparisons over the frame cost twice as much)
+    raw = cv2.bitwise_and(
+        cv2.bitwise_and(cv2.threshold(least, 0.5 * white, 255, cv2.THRESH_BINARY)[1],
+                        cv2.threshold(cv2.subtract(least, around), 30, 255, cv2.THRESH_BINARY)[1]),
+        cv2.threshold(spread, 39, 255, cv2.THRESH_BINARY_INV)[1])
+    # closed: a border a pixel or two wide, broken here and there by noise, is one ring
+    stock = cv2.morphologyEx(raw, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
+    out = np.zeros_like(stock)
+    contours, hierarchy = cv2.findContours(stock, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)[-2:]
+    if hierarchy is None:
+        return out
+    for c, (_, _, _, parent) in zip(contours, hierarchy[0], strict=True):
+        if len(c) < 4:
+            continue  # specks of noise, most of the contours
+        area = cv2.contourArea(c)
+        if parent >= 0:
+            # a hole lies inside the border, 3-4 mm in from the card's edge
+            if not 0.5 * card_area < area < 1.2 * card_area or area < 0.85 * _box_area(c):
+                continue
+        # the outline of one bordered back, or of a few whose borders touch (each slot is
+        # looked at in its own cell); a ring and print, not solid white: no glare, no face
+        else:
+            if light_mat or not 0.6 * card_area < area < ROW_OF_BACKS * card_area:
+                continue
+            if area < 1.3 * card_area and area < 0.85 * _box_area(c):
+                continue
+            x, y, w, h = cv2.boundingRect(c)
+            if read[y + h // 2, x + w // 2]:
+                continue
+            inside = np.zeros((h, w), np.uint8)
+            cv2.drawContours(inside, [c], -1, 255, -1, offset=(-x, -y))
+            white_part = cv2.countNonZero(cv2.bitwise_and(inside, raw[y : y + h, x : x + w]))
+            if white_part > BORDER_AND_PRINT * cv2.countNonZero(inside):
+                continue
+        cv2.drawContours(out, [c], -1, 255, -1)
+    return out
+
+
+def _box_area(contour: np.ndarray) -> float:
+    """The area of the contour's smallest turned rectangle."""
+    _, (w, h), _ = cv2.minAreaRect(contour)
+    return float(w * h)
 
 
 SLOT_REACH = 1.3
@@ -208,17 +285,21 @@ class LampGlare:
     """Tells a lamp's glare on the mat from a card-shaped candidate. A glare is the mat's
     own colour with light added: every pixel of it is the mat's colour times some
     brightness plus some white, and it has no sharp detail. A back has its own colour or
-    pattern (one the mat's colour cannot take, however lit), a face its print. (A plain
-    back of the mat's own hue would pass for glare: a card nobody could see on that mat
-    anyway.) Only the candidate's pixels off the face-up cards already read are looked at:
+    pattern (one the mat's colour cannot take, however lit), a face its print. A plain
+    back of the mat's own hue would pass for glare but for its white border: what such a
+    border frames is no glare (without a border, it is a card nobody could see on that
+    mat). Only the candidate's pixels off the face-up cards already read are looked at:
     a glare beside a fan takes in a sliver of the cards' white edges, which is no print of
     its own (a held-out frame read such a glare as a back, session 22)."""
 
-    def __init__(self, small: np.ndarray, read: np.ndarray, lit_mat: LitMat) -> None:
+    def __init__(self, small: np.ndarray, read: np.ndarray, lit_mat: LitMat,
+                 framed: np.ndarray | None = None) -> None:
         self.small = small
         self._read = read
         """(h, w) uint8, non-zero where a face-up card already read lies."""
         self.lit_mat = lit_mat
+        self.framed = framed
+        """(h, w) uint8, non-zero inside a card's white border (see :func:`_inside_borders`)."""
 
     @cached_property
     def read(self) -> np.ndarray:
@@ -254,7 +335,9 @@ class LampGlare:
         part, free = self._part(box, 0.7)
         grey = cv2.cvtColor(part, cv2.COLOR_BGR2GRAY).astype(np.float32)
         detail = np.abs(cv2.GaussianBlur(grey, (0, 0), 1.0) - cv2.GaussianBlur(grey, (0, 0), 3.0))[free]
-        return len(detail) > 0 and float(np.percentile(detail, 99)) < GLARE_EDGES
+        if len(detail) == 0 or float(np.percentile(detail, 99)) >= GLARE_EDGES:
+            return False
+        return self.framed is None or float(np.mean(_middle(self.framed, box, 0.7)[0][free] > 0)) <= 0.9
 
 
 class LitMat:
