@@ -11,6 +11,8 @@ import numpy as np
 import pytest
 
 from companion.cards import BACK
+from vision.cards.backs import MatView, find_backs
+from vision.cards.detect import FoundCard
 from vision.mat.games import mat_layout
 from vision.reader import CardReader
 from vision.render.faces import STYLES, BackStyle
@@ -113,3 +115,25 @@ def test_a_picture_in_a_white_frame_is_a_face_a_pattern_with_white_a_back():
     # mostly printed, however colourful: a back
     busy, box = _middle_of(0.15, [(40, 40, 200), (200, 120, 40), (30, 30, 30), (60, 200, 230)])
     assert _side(busy, box, 245, 0.55)[0] == BACK
+
+
+def test_the_mats_colour_is_taken_off_the_faces_already_read():
+    # A Crapô table: face-up cards already read cover more than half the sheet, so the
+    # sheet's median is card stock, and all the bare felt looked like cards (the two
+    # decks' backs went unseen in a held-out frame, session 23).
+    image = np.full((480, 640, 3), (40, 60, 90), np.uint8)  # the table round the mat
+    image[20:460, 20:620] = (58, 92, 38)  # the felt
+    card_w, card_h = 63, 88
+    faces = []
+    for x in range(30, 620 - card_w, card_w + 4):
+        for y in (30, 30 + card_h + 8, 30 + 2 * (card_h + 8)):
+            image[y : y + card_h, x : x + card_w] = (235, 235, 235)
+            corners = np.array([[x, y], [x + card_w, y], [x + card_w, y + card_h], [x, y + card_h]], float)
+            faces.append(FoundCard("2c", 1.0, corners))
+    back = (300, 340)  # top-left of a blue back on the bare felt below the faces
+    image[back[1] : back[1] + card_h, back[0] : back[0] + card_w] = (235, 235, 235)
+    image[back[1] + 3 : back[1] + card_h - 3, back[0] + 3 : back[0] + card_w - 3] = (150, 60, 20)
+    view = MatView(np.array([[20, 20], [620, 20], [620, 460], [20, 460]], float), (), (card_w, card_h))
+    found = find_backs(image, view, faces)
+    assert [c.code for c in found] == [BACK]
+    assert np.abs(found[0].centre - (back[0] + card_w / 2, back[1] + card_h / 2)).max() < 4

@@ -41,9 +41,14 @@ class MatView:
 
 
 def _mat_colour(lab: np.ndarray, inside: np.ndarray) -> np.ndarray:
-    """The mat's own colour: the median of the sheet (mostly empty mat), from every third
-    pixel of every third row (plenty for a median, a ninth of the work)."""
-    return np.median(lab[::3, ::3][inside[::3, ::3]], axis=0).astype(np.float32)
+    """The mat's own colour: the median of the sheet off the face-up cards already read
+    (``inside``; mostly empty mat then, even under a Crapô layout that covers most of the
+    sheet with cards), from every third pixel of every third row (plenty for a median, a
+    ninth of the work)."""
+    pixels = lab[::3, ::3][inside[::3, ::3]]
+    if len(pixels) == 0:
+        return np.median(lab[::3, ::3].reshape(-1, 3), axis=0).astype(np.float32)
+    return np.median(pixels, axis=0).astype(np.float32)
 
 
 def find_backs(image: np.ndarray, view: MatView, faces: list[FoundCard],
@@ -57,7 +62,13 @@ def find_backs(image: np.ndarray, view: MatView, faces: list[FoundCard],
     cv2.fillPoly(sheet, [np.round(view.mat_outline * s).astype(np.int32)], 255)
     if not sheet.any():
         return []
-    ref = _mat_colour(lab, sheet > 0)
+    # Where the face-up cards already read lie: no back there, and no part of a glare's look.
+    read = np.zeros((h, w), np.uint8)
+    for card in faces:
+        centre = card.centre
+        grown = centre + (card.corners - centre) * 1.06
+        cv2.fillPoly(read, [np.round(grown * s).astype(np.int32)], 255)
+    ref = _mat_colour(lab, (sheet > 0) & (read == 0))
     # The mat's colour in BGR, from its Lab median (a median of the frame again would cost a millisecond).
     lit_mat = LitMat(cv2.cvtColor(np.clip(np.round(ref), 0, 255).astype(np.uint8).reshape(1, 1, 3),
                                   cv2.COLOR_LAB2BGR)[0, 0])
@@ -70,12 +81,6 @@ def find_backs(image: np.ndarray, view: MatView, faces: list[FoundCard],
     sample = small[::3, ::3]
     darkest = np.minimum(np.minimum(sample[..., 0], sample[..., 1]), sample[..., 2])
     white = float(np.percentile(darkest[sheet[::3, ::3] > 0], 99.5))
-    # Where the face-up cards already read lie: no back there, and no part of a glare's look.
-    read = np.zeros((h, w), np.uint8)
-    for card in faces:
-        centre = card.centre
-        grown = centre + (card.corners - centre) * 1.06
-        cv2.fillPoly(read, [np.round(grown * s).astype(np.int32)], 255)
     light_mat = float(lit_mat.mat.min()) > LIGHT_MAT * white
     inside_borders = cv2.bitwise_and(_inside_borders(small, white, light_mat, card_area, read), sheet)
     fg |= inside_borders
