@@ -54,6 +54,16 @@ def test_backs_printed_in_the_felts_own_green_are_found_by_their_white_border(re
         (BACK, f"seat{i}/slot{k}") for i in range(4) for k in range(4))
 
 
+def test_backs_printed_fine_in_red_on_the_felts_green_are_found_without_a_border(renderer, layout):
+    # Pixel by pixel half of such a back is the felt's own green; its mean colour is not.
+    deck = replace(STYLES["classic"], back=BackStyle((48, 68, 33), accent=(60, 60, 200), pattern="rings",
+                                                     border_mm=0.0))
+    image = renderer.render(table_scene(layout, TableState(zones=DEALT), deck=deck, mat_style="felt")).image
+    cards = CardReader(layout).read_image(image).cards
+    assert sorted((c.code, c.zone) for c in cards) == sorted(
+        (BACK, f"seat{i}/slot{k}") for i in range(4) for k in range(4))
+
+
 @pytest.mark.parametrize("style", ["duplex", "jumbo", "bridge", "classic"])
 def test_the_gate_believes_a_deal_of_backs_whatever_their_colour(renderer, layout, style):
     # Red and orange backs were taken for a hand resting there, forever; blue backs on

@@ -19,6 +19,11 @@ from companion.cards import BACK
 from vision.cards.detect import FoundCard
 from vision.stability import hands, skin_mask
 
+_DISTANCE2 = np.array([[0.5, 1.0, 1.0]], np.float32)
+"""Squared Lab differences to the distance the back finder uses: lightness counts half
+(shadows and lamps change it; a back's own colour changes hue too)."""
+_CHROMA2 = np.array([[0.0, 1.0, 1.0]], np.float32)
+
 WORK_SCALE = 0.5
 """Backs are big: they are looked for at half the frame's size."""
 HAND_SHARE = 0.1
@@ -72,10 +77,18 @@ def find_backs(image: np.ndarray, view: MatView, faces: list[FoundCard],
     # The mat's colour in BGR, from its Lab median (a median of the frame again would cost a millisecond).
     lit_mat = LitMat(cv2.cvtColor(np.clip(np.round(ref), 0, 255).astype(np.uint8).reshape(1, 1, 3),
                                   cv2.COLOR_LAB2BGR)[0, 0])
-    # Squared distances (no square roots over the frame), on each channel's own plane.
-    light, a, b = cv2.split(lab - ref)
-    chroma2 = a * a + b * b
-    fg = ((0.5 * light * light + chroma2 > 28**2) & (sheet > 0)).astype(np.uint8) * 255
+    # Squared distances (no square roots over the frame), by OpenCV's per-pixel transforms.
+    diff = lab - ref
+    light = diff[..., 0]
+    squares = cv2.multiply(diff, diff)
+    chroma2 = cv2.transform(squares, _CHROMA2)
+    # Each pixel, and each pixel's neighbourhood: a back printed fine in two inks, one of
+    # them near the mat's colour (thin red rings on green), is half mat pixel by pixel, but
+    # its mean colour is not.
+    mean = cv2.blur(diff, (5, 5))
+    far = cv2.max(cv2.transform(squares, _DISTANCE2),
+                  cv2.transform(cv2.multiply(mean, mean), _DISTANCE2))
+    fg = cv2.bitwise_and(cv2.threshold(far, 28**2, 255, cv2.THRESH_BINARY)[1].astype(np.uint8), sheet)
     cw, ch = view.card_size_px[0] * s, view.card_size_px[1] * s
     card_area = cw * ch
     sample = small[::3, ::3]
@@ -83,7 +96,7 @@ def find_backs(image: np.ndarray, view: MatView, faces: list[FoundCard],
     white = float(np.percentile(darkest[sheet[::3, ::3] > 0], 99.5))
     light_mat = float(lit_mat.mat.min()) > LIGHT_MAT * white
     inside_borders = cv2.bitwise_and(_inside_borders(small, white, light_mat, card_area, read), sheet)
-    fg |= inside_borders
+    fg = cv2.bitwise_or(fg, inside_borders)
     for outline in view.marker_outlines:
         centre = outline.mean(axis=0)
         grown = centre + (outline - centre) * 1.5  # the marker and its white quiet zone
