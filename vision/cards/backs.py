@@ -107,7 +107,9 @@ def find_backs(image: np.ndarray, view: MatView, faces: list[FoundCard],
     k = max(3, int(cw * 0.12) | 1)
     # For telling neighbouring cards apart, shadows must not bridge the gaps between them:
     # a shadow is the mat darker, a card is lighter (its border) or another colour (its back).
-    lit = ((chroma2 > 20**2) | (light > 25)).astype(np.uint8) * 255
+    # (A back printed fine in a colour near the mat's: its mean colour is lit.)
+    mean_chroma2 = cv2.transform(cv2.multiply(mean, mean), _CHROMA2)
+    lit = ((chroma2 > 20**2) | (light > 25) | (mean_chroma2 > 20**2) | (mean[..., 0] > 25)).astype(np.uint8) * 255
     opened = cv2.morphologyEx(cv2.bitwise_and(fg, lit), cv2.MORPH_OPEN,
                               cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
     opened = cv2.bitwise_or(opened, cv2.bitwise_and(fg, inside_borders))  # their own colour may be the mat's, unlit
