@@ -10,7 +10,6 @@ a back is printed all over.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 
 import cv2
 import numpy as np
@@ -45,14 +44,15 @@ class MatView:
     each slot is looked at on its own first."""
 
 
-def _mat_colour(lab: np.ndarray, inside: np.ndarray) -> np.ndarray:
+def _mat_colour(lab: np.ndarray, sheet: np.ndarray, read: np.ndarray) -> np.ndarray:
     """The mat's own colour: the median of the sheet off the face-up cards already read
-    (``inside``; mostly empty mat then, even under a Crapô layout that covers most of the
+    (``read``; mostly empty mat then, even under a Crapô layout that covers most of the
     sheet with cards), from every third pixel of every third row (plenty for a median, a
     ninth of the work)."""
-    pixels = lab[::3, ::3][inside[::3, ::3]]
-    if len(pixels) == 0:
-        return np.median(lab[::3, ::3].reshape(-1, 3), axis=0).astype(np.float32)
+    sheet, read, lab = sheet[::3, ::3], read[::3, ::3], lab[::3, ::3]
+    pixels = lab[(sheet > 0) & (read == 0)]
+    if len(pixels) == 0:  # cards all over the sheet: the sheet's, cards and all
+        pixels = lab[sheet > 0]
     return np.median(pixels, axis=0).astype(np.float32)
 
 
@@ -73,13 +73,14 @@ def find_backs(image: np.ndarray, view: MatView, faces: list[FoundCard],
         centre = card.centre
         grown = centre + (card.corners - centre) * 1.06
         cv2.fillPoly(read, [np.round(grown * s).astype(np.int32)], 255)
-    ref = _mat_colour(lab, (sheet > 0) & (read == 0))
+    ref = _mat_colour(lab, sheet, read)
     # The mat's colour in BGR, from its Lab median (a median of the frame again would cost a millisecond).
     lit_mat = LitMat(cv2.cvtColor(np.clip(np.round(ref), 0, 255).astype(np.uint8).reshape(1, 1, 3),
                                   cv2.COLOR_LAB2BGR)[0, 0])
     # Squared distances (no square roots over the frame), by OpenCV's per-pixel transforms.
-    diff = lab - ref
-    light = diff[..., 0]
+    diff = lab
+    diff -= ref  # in place: the Lab frame is not needed again
+    light = cv2.extractChannel(diff, 0)
     squares = cv2.multiply(diff, diff)
     chroma2 = cv2.transform(squares, _CHROMA2)
     # Each pixel, and each pixel's neighbourhood: a back printed fine in two inks, one of
@@ -101,15 +102,15 @@ def find_backs(image: np.ndarray, view: MatView, faces: list[FoundCard],
         centre = outline.mean(axis=0)
         grown = centre + (outline - centre) * 1.5  # the marker and its white quiet zone
         cv2.fillPoly(fg, [np.round(grown * s).astype(np.int32)], 0)
-    fg[read > 0] = 0
     # Hands, down to a fingertip; not skin-coloured backs (red ones are), which are cards.
-    fg[hands(skin_mask(small) & sheet, HAND_SHARE * card_area) > 0] = 0
+    fg = cv2.bitwise_and(fg, cv2.bitwise_not(cv2.bitwise_or(
+        read, hands(cv2.bitwise_and(skin_mask(small), sheet), HAND_SHARE * card_area))))
     k = max(3, int(cw * 0.12) | 1)
     # For telling neighbouring cards apart, shadows must not bridge the gaps between them:
     # a shadow is the mat darker, a card is lighter (its border) or another colour (its back).
     # (A back printed fine in a colour near the mat's: its mean colour is lit.)
     mean_chroma2 = cv2.transform(cv2.multiply(mean, mean), _CHROMA2)
-    lit = ((chroma2 > 20**2) | (light > 25) | (mean_chroma2 > 20**2) | (mean[..., 0] > 25)).astype(np.uint8) * 255
+    lit = _above((chroma2, 20**2), (light, 25), (mean_chroma2, 20**2), (cv2.extractChannel(mean, 0), 25))
     opened = cv2.morphologyEx(cv2.bitwise_and(fg, lit), cv2.MORPH_OPEN,
                               cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
     opened = cv2.bitwise_or(opened, cv2.bitwise_and(fg, inside_borders))  # their own colour may be the mat's, unlit
@@ -150,6 +151,15 @@ BORDER_AND_PRINT = 0.7
 """A bordered back's white border and print cover at most this share of it, before the
 closing (rendered: plain 0.19, dots 0.37, diamonds 0.5); a face, or a lamp's glare, is
 white all over."""
+
+
+def _above(*tests: tuple[np.ndarray, float]) -> np.ndarray:
+    """uint8 0/255: where any of the (plane, level) ``tests`` has its plane above its level
+    (OpenCV's thresholds and ors: numpy's comparisons over the frame cost twice as much)."""
+    out: np.ndarray = np.zeros(tests[0][0].shape[:2], np.uint8)
+    for plane, level in tests:
+        out = cv2.bitwise_or(out, cv2.threshold(plane, level, 255, cv2.THRESH_BINARY)[1].astype(np.uint8))
+    return out
 
 
 def _inside_borders(small: np.ndarray, white: float, light_mat: bool, card_area: float,
@@ -296,6 +306,7 @@ LIT_MAT_DISTANCE = 12.0
 """BGR distance within which a pixel counts as the mat's colour under some light."""
 EDGE_REACH = 6
 """Pixels (half size) past a card's edge that its edge still shows in the detail measure."""
+_EDGE_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * EDGE_REACH + 1,) * 2)
 GLARE_EDGES = 15.0
 """A glare is smooth: its sharpest detail (the 99th percentile of a band-pass of its
 lightness) stays under this (glare at most 12; a face-up card's print 24 and more)."""
@@ -321,18 +332,16 @@ class LampGlare:
         self.framed = framed
         """(h, w) uint8, non-zero inside a card's white border (see :func:`_inside_borders`)."""
 
-    @cached_property
-    def read(self) -> np.ndarray:
-        """The cards already read and what their edges spill into the detail measure (its
-        wider Gaussian reaches about 6 px): taken only once a candidate gets this far."""
-        return cv2.dilate(self._read, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * EDGE_REACH + 1,) * 2))
-
     def _part(self, box: np.ndarray, share: float) -> tuple[np.ndarray, np.ndarray]:
         """The middle ``share`` of the candidate (see :func:`_middle`) and the mask of its
-        pixels off the cards already read."""
-        part, mask = _middle(self.small, box, share)
-        read, _ = _middle(self.read, box, share)
-        return part, (mask > 0) & (read == 0)
+        pixels off the cards already read, grown by what their edges spill into the detail
+        measure (its wider Gaussian reaches about 6 px; grown round the part only)."""
+        x0, y0, x1, y1, mask = _middle_box(self.small.shape, box, share)
+        r, (hgt, wid) = EDGE_REACH, self._read.shape[:2]
+        xa, ya = max(0, x0 - r), max(0, y0 - r)
+        near = cv2.dilate(self._read[ya : min(hgt, y1 + r), xa : min(wid, x1 + r)], _EDGE_KERNEL)
+        near = near[y0 - ya : y1 - ya, x0 - xa : x1 - xa]
+        return self.small[y0:y1, x0:x1], (mask > 0) & (near == 0)
 
     def covers(self, box: np.ndarray) -> bool:
         """Is this card-shaped candidate (``box``, half-size pixels) a lamp's glare?"""
@@ -340,15 +349,15 @@ class LampGlare:
         # The middle of the candidate: the bounding box of its half-size copy, which lies
         # inside it however it is turned.
         part, free = self._part(box, 0.5)
-        if min(part.shape[:2]) < 4 or free.sum() < 16:
+        if min(part.shape[:2]) < 4 or np.count_nonzero(free) < 16:
             return False
         # Most candidates, every real back, end here, cheaply: a lamp adds light, so glare is
         # brighter than the mat (a dark back on a light mat is not), and its mean colour is
         # one the lit mat can take. Then every fourth of its pixels is plenty.
-        pixels = part[free].astype(np.float32)
-        mean = pixels.mean(axis=0)
+        mean = np.array(cv2.mean(part, mask=free.astype(np.uint8))[:3], np.float32)
         if mean.sum() <= lit_mat.mat.sum() or lit_mat.distance(mean[None])[0] > 2 * LIT_MAT_DISTANCE:
             return False
+        pixels = part[free].astype(np.float32)
         if float(np.mean(lit_mat.distance(pixels[::4]) < LIT_MAT_DISTANCE)) < GLARE_SHARE:
             return False
         # No sharp detail in most of it (the 70 % copy: more of it, off its edges).
@@ -403,14 +412,17 @@ def _side(small: np.ndarray, box: np.ndarray, white: float, paper_fraction: floa
     """BACK, or None (a face whose index could not be read), from the card's middle:
     how much of it is card stock, as bright as the brightest white in view and grey."""
     part, mask = _middle(small, box, 0.6)
-    pixels = part[mask > 0].astype(np.int16)
-    if len(pixels) == 0:
+    if not mask.any():
         return BACK, 0.5
-    bright = pixels.min(axis=1)
-    chroma = pixels.max(axis=1) - bright
-    stock = (bright > 0.7 * white) & (chroma < 40)
-    paper = float(stock.mean())
-    if paper >= paper_fraction or (paper >= PICTURE_PAPER and _many_colours(pixels[~stock])):
+    # per pixel by OpenCV (numpy's min and max along the colour axis cost far more)
+    channels = cv2.split(part)
+    bright = cv2.min(cv2.min(channels[0], channels[1]), channels[2])
+    chroma = cv2.subtract(cv2.max(cv2.max(channels[0], channels[1]), channels[2]), bright)
+    stock = cv2.bitwise_and(cv2.threshold(bright, 0.7 * white, 255, cv2.THRESH_BINARY)[1],
+                            cv2.threshold(chroma, 39, 255, cv2.THRESH_BINARY_INV)[1])
+    paper = cv2.mean(stock, mask=mask)[0] / 255
+    if paper >= paper_fraction or (
+            paper >= PICTURE_PAPER and _many_colours(part[(mask > 0) & (stock == 0)].astype(np.int16))):
         return None, paper
     return BACK, float(np.clip(1.0 - paper / paper_fraction, 0.5, 1.0))
 
@@ -438,11 +450,17 @@ def _many_colours(printed: np.ndarray) -> bool:
 def _middle(small: np.ndarray, box: np.ndarray, share: float) -> tuple[np.ndarray, np.ndarray]:
     """The part of ``small`` round the copy of ``box`` shrunk to ``share`` of its size about
     its centre (clipped to the frame), and that copy's mask in it."""
+    x0, y0, x1, y1, mask = _middle_box(small.shape, box, share)
+    return small[y0:y1, x0:x1], mask
+
+
+def _middle_box(shape: tuple[int, ...], box: np.ndarray, share: float) -> tuple[int, int, int, int, np.ndarray]:
+    """Where :func:`_middle`'s part lies in a frame of ``shape`` (x0, y0, x1, y1), and its mask."""
     centre = box.mean(axis=0)
     inner = centre + (box - centre) * share
-    hgt, wid = small.shape[:2]
-    x0, y0 = np.clip(np.floor(inner.min(axis=0)).astype(int), 0, [wid, hgt])
-    x1, y1 = np.clip(np.ceil(inner.max(axis=0)).astype(int) + 1, 0, [wid, hgt])
+    hgt, wid = shape[:2]
+    x0, y0 = (int(v) for v in np.clip(np.floor(inner.min(axis=0)), 0, [wid, hgt]))
+    x1, y1 = (int(v) for v in np.clip(np.ceil(inner.max(axis=0)) + 1, 0, [wid, hgt]))
     mask = np.zeros((max(0, y1 - y0), max(0, x1 - x0)), np.uint8)
     cv2.fillPoly(mask, [np.round(inner - [x0, y0]).astype(np.int32)], 255)
-    return small[y0:y1, x0:x1], mask
+    return x0, y0, x1, y1, mask
