@@ -52,10 +52,11 @@ def test_cards_are_placed_in_the_right_zone_through_a_tilted_camera(renderer, ga
 
 def test_markers_too_small_for_the_half_size_search_are_found_at_full_size(renderer):
     # A camera hung high over a two-seat mat, a little out of focus: its markers are about
-    # 20 px across, too few of them show in the half-size copy the search starts with.
+    # 15 px across, too few of them show in the half-size copy the search starts with
+    # (none, with OpenCV 4.8 and 5.0; at 20 px 4.8's search still found 4, 5.0's 2).
     layout = mat_layout("crocodile", 2, "a2")
-    camera = overhead_camera(layout.size_mm, (1280, 720), tilt_deg=5, fill=0.4)
-    soft = Effects(blur_sigma=1.0, noise_sigma=3.0, noise_seed=4)
+    camera = overhead_camera(layout.size_mm, (1280, 720), tilt_deg=5, fill=0.3)
+    soft = Effects(blur_sigma=1.2, noise_sigma=3.0, noise_seed=4)
     rendered = renderer.render(table_scene(layout, busy_state(layout), camera=camera, effects=soft, seed=2))
     calibrator = MatCalibrator(layout)
     gray = cv2.cvtColor(rendered.image, cv2.COLOR_BGR2GRAY)
