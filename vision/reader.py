@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.cards.backs import MatView, find_backs
+from vision.cards.backs import MatView, find_backs, looked_at
 from vision.cards.detect import CardFinder, FoundCard
 from vision.cards.geometry import POKER, CardShape
 from vision.cards.proposals import RANK_SHARE, GlyphSearch
@@ -39,6 +39,10 @@ MARKER_MASK = 1.08
 black cells look like print, its white margin has none. A card lying over the margin
 shows its index there (in a fanned column its only one): masking the margin too (1.3 up
 to session 21) lost such cards (docs/benchmarks.md, session 22)."""
+BACK_REACH = 0.6
+"""After a change, backs are looked for again where their middle lies within this share of
+a card's height of it (a card's half diagonal: any card touching the change); those
+further off are kept from the last read, and the back finder does not look at them."""
 FOCUS_LIMIT = 0.1
 """The camera's blur (sigma, :mod:`vision.focus`) above which a warning says to focus it, as
 a share of an index's rank height (rendered still frames: isolated cards 99.9 % right under
@@ -170,10 +174,11 @@ class CardReader:
     def find(self, image: np.ndarray, calibration: Calibration | None = None,
              regions: tuple[Region, ...] | None = None, kept: Sequence[FoundCard] = ()) -> list[FoundCard]:
         """Every card in ``image`` (face-up ones by their indices; with a calibrated mat,
-        face-down ones too). ``regions``: look only there for indices; ``kept``: the face-up
-        cards an earlier read found outside them, still there. Backs are looked for on the
-        whole mat every time, round all the face-up cards: a pile read wrong while a hand
-        was near it is read right once the table settles again."""
+        face-down ones too). ``regions``: look only there (and, for backs, within a card's
+        reach of them: a face laid over a back's corner changes that back) for cards;
+        ``kept``: the cards an earlier read found, of which those away from the regions are
+        still there. A pile read wrong while a hand was near it is read again once the
+        table settles: the hand's going changes its pixels."""
         view = self._mat_view(calibration) if calibration is not None else None
         if self.layout is None:
             # a photograph's strong cast; a camera over the mat keeps its own white balance,
@@ -190,10 +195,15 @@ class CardReader:
         else:
             self.finder.snap_outlines(image, faces)
         self.finder.weigh_pips(image, faces)
-        faces = [*kept, *faces]
+        faces = [*(c for c in kept if c.indices), *faces]
         if view is None or calibration is None:
             return faces
-        return faces + find_backs(image, view, faces)
+        if regions is None:
+            return faces + find_backs(image, view, faces)
+        reach = round(BACK_REACH * view.card_size_px[1])
+        boxes = [(r.x - reach, r.y - reach, r.x + r.w + reach, r.y + r.h + reach) for r in regions]
+        still = [c for c in kept if not c.indices and not looked_at(c.centre, boxes)]
+        return faces + still + find_backs(image, view, faces, within=boxes)
 
     def read_image(self, image: np.ndarray, t_ns: int = 0, frame_index: int = 0) -> Observation:
         """Read one picture from scratch (no history): the CLI's ``vision read``."""
@@ -256,7 +266,7 @@ class CardReader:
         regions = report.changed if previous is not None else None
         if regions is not None and _covers(regions, frame.size) > 0.5:
             regions = None  # most of the table changed: one full read is cheaper
-        kept = [] if regions is None else [c for c in self._cache.cards if c.indices and not _touches(c, regions)]
+        kept = [] if regions is None else [c for c in self._cache.cards if not (c.indices and _touches(c, regions))]
         cards = self.find(frame.image, calibration, regions, kept)
         observation = self._observation(cards, calibration, frame.t_ns, frame.index, stable=True)
         changed = changed_zones(previous, observation) if previous is not None else tuple(observation.zones())

@@ -7,6 +7,7 @@ import pytest
 
 from companion.cards import BACK
 from vision.cards.annotate import annotate, annotate_jpeg
+from vision.cards.backs import find_backs, looked_at
 from vision.frame import Frame
 from vision.mat import mat_layout
 from vision.reader import CardReader, changed_zones
@@ -119,6 +120,52 @@ def test_following_a_camera_reads_again_only_when_the_table_settles(croc):
     assert _codes(seen[-1], "discard") == ["6d"]
     assert settled[-1].changed_zones == ("discard",)
     assert seen[-1].frame_index == 9 and seen[-1].t_ns == 9000
+
+
+def test_after_a_change_backs_are_looked_for_only_near_it_and_the_rest_are_kept(croc, monkeypatch):
+    # Point 4 of the camera's job: unchanged regions are not recomputed. The back finder
+    # was half of a card played's time, looking at the whole mat every time.
+    import vision.reader
+
+    calls = []
+
+    def spy(*args, **kwargs):
+        calls.append(kwargs.get("within", ()))
+        return find_backs(*args, **kwargs)
+
+    monkeypatch.setattr(vision.reader, "find_backs", spy)
+    before = TableState(zones={"seat0": [down()] * 4, "seat2": [down()] * 4, "draw": [down()] * 5,
+                               "discard": ["4c"]})
+    after = TableState(zones={"seat0": [down()] * 3, "seat2": [down()] * 4, "draw": [down()] * 5,
+                              "discard": ["4c", "6d"]})  # seat 0 took a card, and 6d was played
+    frames = [render(table_scene(croc, state, seed=2)).image for state in (before, after)]
+    reader = CardReader(croc)
+    for i, image in enumerate([frames[0]] * 5 + [frames[1]] * 5):
+        obs = reader.read(Frame(image, t_ns=1000 * i, index=i, source="test"))
+    assert calls[0] == ()  # the first read looks at the whole mat
+    boxes = calls[-1]
+    assert boxes, "the read after the change looked at the whole mat"
+    seat2 = [np.mean(c.corners, axis=0) for c in obs.in_zone("seat2")]
+    assert len(seat2) == 4 and not any(looked_at(p, boxes) for p in seat2)
+    fresh = CardReader(croc).read_image(frames[1])
+    for zone in ("seat0", "seat2", "draw", "discard"):
+        assert _codes(obs, zone) == _codes(fresh, zone), zone
+    assert _codes(obs, "seat0") == [BACK] * 3 and _codes(obs, "discard") == ["6d"]
+
+
+def test_backs_looked_for_in_a_box_are_those_the_whole_mat_has_there(croc):
+    image = render(table_scene(croc, TableState(zones={"seat0": [down()] * 4, "seat1": [down()] * 4}),
+                               seed=4)).image
+    reader = CardReader(croc)
+    view = reader._mat_view(reader.calibrator.update(image, 0))
+    whole = find_backs(image, view, [])
+    assert len(whole) == 8
+    for card in whole:
+        x, y = card.centre
+        near = find_backs(image, view, [], within=[(round(x) - 10, round(y) - 10, round(x) + 10, round(y) + 10)])
+        assert [c.code for c in near] == [BACK]
+        assert np.allclose(near[0].corners, card.corners, atol=0.5)
+    assert find_backs(image, view, [], within=[(0, 0, 20, 20)]) == []  # off the mat
 
 
 def test_changed_zones_compares_contents(croc):

@@ -9,7 +9,8 @@ a back is printed all over.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -44,42 +45,138 @@ class MatView:
     each slot is looked at on its own first."""
 
 
-def _mat_colour(lab: np.ndarray, sheet: np.ndarray, read: np.ndarray) -> np.ndarray:
-    """The mat's own colour: the median of the sheet off the face-up cards already read
-    (``read``; mostly empty mat then, even under a Crapô layout that covers most of the
+def _mat_colour(small: np.ndarray, sheet: np.ndarray, read: np.ndarray) -> np.ndarray:
+    """The mat's own colour (Lab): the median of the sheet off the face-up cards already
+    read (``read``; mostly empty mat then, even under a Crapô layout that covers most of the
     sheet with cards), from every third pixel of every third row (plenty for a median, a
     ninth of the work)."""
-    sheet, read, lab = sheet[::3, ::3], read[::3, ::3], lab[::3, ::3]
+    sheet, read = sheet[::3, ::3], read[::3, ::3]
+    lab = cv2.cvtColor(np.ascontiguousarray(small[::3, ::3]), cv2.COLOR_BGR2LAB).astype(np.float32)
     pixels = lab[(sheet > 0) & (read == 0)]
     if len(pixels) == 0:  # cards all over the sheet: the sheet's, cards and all
         pixels = lab[sheet > 0]
     return np.median(pixels, axis=0).astype(np.float32)
 
 
+Box = tuple[int, int, int, int]
+"""(x0, y0, x1, y1) in image pixels."""
+
+
+@dataclass(frozen=True)
+class _Mat:
+    """The whole mat at the back finder's scale, and what it looks like: measured once a
+    frame, whatever part of it is looked at."""
+
+    small: np.ndarray
+    sheet: np.ndarray
+    read: np.ndarray
+    """Where the face-up cards already read lie: no back there, and no part of a glare's look."""
+    ref: np.ndarray
+    """The mat's colour, Lab."""
+    lit_mat: LitMat
+    white: float
+    """The brightest card stock in view (the 99.5th percentile of each pixel's darkest channel)."""
+    light_mat: bool
+    markers: tuple[np.ndarray, ...]
+    slots: tuple[np.ndarray, ...]
+    card_size: tuple[float, float]
+
+    def part(self, x0: int, y0: int, x1: int, y1: int) -> _Mat:
+        """The same mat seen through a window (in its own pixels)."""
+        at = np.array([x0, y0], float)
+        return replace(self, small=self.small[y0:y1, x0:x1], sheet=self.sheet[y0:y1, x0:x1],
+                       read=self.read[y0:y1, x0:x1], markers=tuple(m - at for m in self.markers),
+                       slots=tuple(q - at for q in self.slots))
+
+
 def find_backs(image: np.ndarray, view: MatView, faces: list[FoundCard],
-               paper_fraction: float = 0.55) -> list[FoundCard]:
-    """Cards on the mat that ``faces`` do not account for (see the module docstring)."""
+               paper_fraction: float = 0.55, within: Sequence[Box] = ()) -> list[FoundCard]:
+    """Cards on the mat that ``faces`` do not account for (see the module docstring).
+
+    ``within``: only the cards whose middle lies in these boxes (where the table changed),
+    each looked for in its box and a card's height round it; the mat's colour and the
+    brightest white are still measured over the whole mat, so a card is judged the same
+    way whether the whole mat or a part of it is looked at."""
+    mat = _whole_mat(image, view, faces)
+    if mat is None:
+        return []
+    if not within:
+        return _backs(mat, paper_fraction)
+    s = WORK_SCALE
+    h, w = mat.small.shape[:2]
+    reach = view.card_size_px[1] * s
+    out = []
+    for x0, y0, x1, y1 in _merged(within):
+        # a card whose middle is in the box lies wholly in the window
+        wx0, wy0 = max(0, int(x0 * s - reach)), max(0, int(y0 * s - reach))
+        wx1, wy1 = min(w, int(np.ceil(x1 * s + reach))), min(h, int(np.ceil(y1 * s + reach)))
+        if wx1 <= wx0 or wy1 <= wy0:
+            continue
+        at = np.array([wx0, wy0], float) / s
+        for card in _backs(mat.part(wx0, wy0, wx1, wy1), paper_fraction):
+            card.corners = card.corners + at
+            if looked_at(card.centre, [(x0, y0, x1, y1)]) and looked_at(card.centre, within):
+                out.append(card)
+    return out
+
+
+def looked_at(point: np.ndarray, boxes: Sequence[Box]) -> bool:
+    """Does ``point`` lie in one of ``boxes`` (``find_backs(..., within=boxes)``)?"""
+    return any(x0 <= point[0] <= x1 and y0 <= point[1] <= y1 for x0, y0, x1, y1 in boxes)
+
+
+def _merged(boxes: Sequence[Box]) -> list[Box]:
+    """Overlapping boxes made one (a window each then, and no card found twice)."""
+    out = [tuple(b) for b in boxes]
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(out)):
+            for j in range(i + 1, len(out)):
+                a, b = out[i], out[j]
+                if a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]:
+                    out[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+                    del out[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return out  # type: ignore[return-value]
+
+
+def _whole_mat(image: np.ndarray, view: MatView, faces: list[FoundCard]) -> _Mat | None:
     s = WORK_SCALE
     small = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
     h, w = small.shape[:2]
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
     sheet = np.zeros((h, w), np.uint8)
     cv2.fillPoly(sheet, [np.round(view.mat_outline * s).astype(np.int32)], 255)
     if not sheet.any():
-        return []
-    # Where the face-up cards already read lie: no back there, and no part of a glare's look.
+        return None
     read = np.zeros((h, w), np.uint8)
     for card in faces:
         centre = card.centre
         grown = centre + (card.corners - centre) * 1.06
         cv2.fillPoly(read, [np.round(grown * s).astype(np.int32)], 255)
-    ref = _mat_colour(lab, sheet, read)
+    ref = _mat_colour(small, sheet, read)
     # The mat's colour in BGR, from its Lab median (a median of the frame again would cost a millisecond).
     lit_mat = LitMat(cv2.cvtColor(np.clip(np.round(ref), 0, 255).astype(np.uint8).reshape(1, 1, 3),
                                   cv2.COLOR_LAB2BGR)[0, 0])
+    sample = small[::3, ::3]
+    darkest = np.minimum(np.minimum(sample[..., 0], sample[..., 1]), sample[..., 2])
+    white = float(np.percentile(darkest[sheet[::3, ::3] > 0], 99.5))
+    light_mat = float(lit_mat.mat.min()) > LIGHT_MAT * white
+    return _Mat(small, sheet, read, ref, lit_mat, white, light_mat,
+                tuple(m * s for m in view.marker_outlines), tuple(q * s for q in view.slot_outlines),
+                (view.card_size_px[0] * s, view.card_size_px[1] * s))
+
+
+def _backs(mat: _Mat, paper_fraction: float) -> list[FoundCard]:
+    """The cards in ``mat`` (whole or a window of it), in its own pixels at full size."""
+    s = WORK_SCALE
+    small, sheet, read, white = mat.small, mat.sheet, mat.read, mat.white
     # Squared distances (no square roots over the frame), by OpenCV's per-pixel transforms.
-    diff = lab
-    diff -= ref  # in place: the Lab frame is not needed again
+    diff = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    diff -= mat.ref
     light = cv2.extractChannel(diff, 0)
     squares = cv2.multiply(diff, diff)
     chroma2 = cv2.transform(squares, _CHROMA2)
@@ -90,18 +187,14 @@ def find_backs(image: np.ndarray, view: MatView, faces: list[FoundCard],
     far = cv2.max(cv2.transform(squares, _DISTANCE2),
                   cv2.transform(cv2.multiply(mean, mean), _DISTANCE2))
     fg = cv2.bitwise_and(cv2.threshold(far, 28**2, 255, cv2.THRESH_BINARY)[1].astype(np.uint8), sheet)
-    cw, ch = view.card_size_px[0] * s, view.card_size_px[1] * s
+    cw, ch = mat.card_size
     card_area = cw * ch
-    sample = small[::3, ::3]
-    darkest = np.minimum(np.minimum(sample[..., 0], sample[..., 1]), sample[..., 2])
-    white = float(np.percentile(darkest[sheet[::3, ::3] > 0], 99.5))
-    light_mat = float(lit_mat.mat.min()) > LIGHT_MAT * white
-    inside_borders = cv2.bitwise_and(_inside_borders(small, white, light_mat, card_area, read), sheet)
+    inside_borders = cv2.bitwise_and(_inside_borders(small, white, mat.light_mat, card_area, read), sheet)
     fg = cv2.bitwise_or(fg, inside_borders)
-    for outline in view.marker_outlines:
+    for outline in mat.markers:
         centre = outline.mean(axis=0)
         grown = centre + (outline - centre) * 1.5  # the marker and its white quiet zone
-        cv2.fillPoly(fg, [np.round(grown * s).astype(np.int32)], 0)
+        cv2.fillPoly(fg, [np.round(grown).astype(np.int32)], 0)
     # Hands, down to a fingertip; not skin-coloured backs (red ones are), which are cards.
     fg = cv2.bitwise_and(fg, cv2.bitwise_not(cv2.bitwise_or(
         read, hands(cv2.bitwise_and(skin_mask(small), sheet), HAND_SHARE * card_area))))
@@ -117,9 +210,8 @@ def find_backs(image: np.ndarray, view: MatView, faces: list[FoundCard],
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     out = []
-    slots = tuple(outline * s for outline in view.slot_outlines)
-    glare = LampGlare(small, read, lit_mat, inside_borders)
-    for code, conf, corners in _cards_in_slots(small, opened, fg, slots, card_area, white, paper_fraction,
+    glare = LampGlare(small, read, mat.lit_mat, inside_borders)
+    for code, conf, corners in _cards_in_slots(small, opened, fg, mat.slots, card_area, white, paper_fraction,
                                                glare):
         out.append(FoundCard(code, conf, corners / s))
     contours, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[-2:]
@@ -284,6 +376,9 @@ def _slot_cells(key: tuple[bytes, ...], outlines: tuple[np.ndarray, ...],
         x0, y0 = np.clip(np.floor(grown.min(axis=0)).astype(int), 0, [wid, hgt])
         x1, y1 = np.clip(np.ceil(grown.max(axis=0)).astype(int) + 1, 0, [wid, hgt])
         region = np.zeros((max(0, y1 - y0), max(0, x1 - x0)), np.uint8)
+        if region.size == 0:  # out of the window looked at
+            cells.append((int(x0), int(y0), region))
+            continue
         cv2.fillPoly(region, [np.round(grown - [x0, y0]).astype(np.int32)], 255)
         ys, xs = np.mgrid[y0:y1, x0:x1].astype(np.float32)
         own = (xs - centre[0]) ** 2 + (ys - centre[1]) ** 2
