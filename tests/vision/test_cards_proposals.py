@@ -201,14 +201,17 @@ def test_a_suit_a_little_larger_than_its_slim_rank_is_still_paired_rank_first():
                                                                                    strict=True))
 
 
-def _three_on_an_edge(width: int) -> np.ndarray:
+def _three_on_an_edge(width: int, edge_px: int = 1) -> np.ndarray:
     """A "3" over its suit near a card's corner, ``width`` px of card stock, and the next
-    card's edge in a fanned column (a hairline) running through the suit's lower tip."""
+    card's edge in a fanned column (a hairline, ``edge_px`` wide) running through the
+    suit's lower tip."""
     image = np.full((80, width + 20, 3), (40, 90, 40), np.uint8)
     cv2.rectangle(image, (10, 10), (width + 10, 75), (240, 240, 240), -1)
     cv2.putText(image, "3", (30, 32), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (30, 30, 30), 1, cv2.LINE_AA)
     cv2.fillPoly(image, [np.array([[34, 34], [38, 38], [34, 43], [30, 38]])], (30, 30, 30), cv2.LINE_AA)
     cv2.line(image, (10, 43), (width + 10, 43), (120, 120, 120), 1)
+    if edge_px == 2:  # the edge seen sharp, with its shadow
+        cv2.line(image, (10, 44), (width + 10, 44), (120, 120, 120), 1)
     return image
 
 
@@ -220,6 +223,12 @@ def _three_proposed(image: np.ndarray) -> bool:
 
 def test_an_index_whose_suit_touches_the_edge_of_the_card_over_it_is_proposed():
     assert _three_proposed(_three_on_an_edge(100))
+
+
+def test_an_index_whose_suit_touches_a_two_pixel_edge_is_proposed():
+    # a covered two of hearts in a held-out Crapô column (seed 39): the covering card's
+    # edge two pixels wide, the heart one blob with it, the "2" never paired
+    assert _three_proposed(_three_on_an_edge(100, edge_px=2))
 
 
 def test_an_index_whose_suit_touches_a_fanned_columns_long_outline_is_proposed():

@@ -222,27 +222,34 @@ def _glyph_sized(stats: np.ndarray, search: GlyphSearch) -> np.ndarray:
     )
 
 
+_HAIRLINES = (np.ones((2, 2), np.uint8), np.ones((3, 3), np.uint8))
+CUT_SHARE = 0.8
+"""A piece left once the lines are opened away is at most this share of its blob."""
+
+
 def _cut_off_hairlines(inked: np.ndarray, labels: np.ndarray, stats: np.ndarray, which: np.ndarray,
                        search: GlyphSearch) -> tuple[np.ndarray, np.ndarray]:
     """Glyph-sized pieces left of the components ``which`` once their one-pixel-wide lines
     are opened away: (stats (M, 5), centres (M, 2)) in the frame's pixels."""
     out_stats, out_centres = [], []
-    kernel = np.ones((2, 2), np.uint8)
     for k in which:
-        x, y, w, h, _ = stats[k]
+        x, y, w, h, area = stats[k]
         own = ((labels[y : y + h, x : x + w] == k + 1) & (inked[y : y + h, x : x + w] > 0)).astype(np.uint8)
-        opened = cv2.morphologyEx(own, cv2.MORPH_OPEN, kernel)
-        n, _, st, cen = components(opened)
-        if n <= 2:  # nothing cut off: the blob was no glyph on a hairline
-            continue
-        st, cen = st[1:], cen[1:]
-        ok = _glyph_sized(st, search)
-        if ok.any():
-            st = st[ok].copy()
-            st[:, 0] += x
-            st[:, 1] += y
-            out_stats.append(st)
-            out_centres.append(cen[ok] + [x, y])
+        # one-pixel lines first; then two pixels wide (a card's edge seen sharp, or with its
+        # shadow), which takes thin strokes of the glyphs too
+        for kernel in _HAIRLINES:
+            _, _, st, cen = components(cv2.morphologyEx(own, cv2.MORPH_OPEN, kernel))
+            st, cen = st[1:], cen[1:]
+            # what is left must be a glyph, and a line's worth smaller than the blob (a pip
+            # just too big for a glyph is a little smaller opened, and no glyph)
+            ok = _glyph_sized(st, search) & (st[:, 4] <= CUT_SHARE * area)
+            if ok.any():
+                st = st[ok].copy()
+                st[:, 0] += x
+                st[:, 1] += y
+                out_stats.append(st)
+                out_centres.append(cen[ok] + [x, y])
+                break
     if not out_stats:
         return np.zeros((0, 5), np.int32), np.zeros((0, 2))
     return np.concatenate(out_stats), np.concatenate(out_centres)
