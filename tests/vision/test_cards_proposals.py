@@ -183,6 +183,32 @@ def test_a_jokers_stacked_letters_are_proposed_at_its_j_and_o(deck, angle):
         assert _proposed(props, t), f"no candidate on the joker's J and O at {t.centre}"
 
 
+def test_a_jokers_letters_touching_a_fans_edge_are_proposed():
+    # In a fanned column a covered joker's bar of letters may touch the edge of the card
+    # beside it, and the edges of the fan join into one blob far too big for an index
+    # (held-out seed 38): the bar is cut off the lines like a glyph is. (Not yet the
+    # classic deck's thinner letters: opened, they fall apart into pieces too small for
+    # glyphs.)
+    image, truth, search = _deck_on_mat("italic", ["JOKER"], 0.0)
+    t = min(truth, key=lambda t: t.centre[1])  # the upright index, at the top
+    side = np.array([t.down[1], -t.down[0]])
+    bar_gap = _bar_half_width(image, t.centre, side)  # on the first card stock beside it
+    start = t.centre - t.down * 60 + side * bar_gap
+    end = t.centre + t.down * 60 + side * bar_gap
+    cv2.line(image, tuple(np.round(start).astype(int)), tuple(np.round(end).astype(int)), (110, 110, 110), 1)
+    props = propose(image, search)
+    assert _proposed(props, t), f"no candidate on the joker's J and O at {t.centre}"
+
+
+def _bar_half_width(image: np.ndarray, centre: np.ndarray, side: np.ndarray) -> int:
+    """How far from ``centre`` along ``side`` the ink goes on (the letters' half width)."""
+    for k in range(1, 15):
+        x, y = np.round(centre + side * k).astype(int)
+        if image[y, x].min() > 150:
+            return k
+    raise AssertionError("no card stock beside the bar")
+
+
 @pytest.mark.parametrize("angle", [0.0, 200.0])
 def test_a_jumbo_index_is_proposed_on_the_mat(angle):
     image, truth, search = _deck_on_mat("jumbo", ["Qc", "Td", "Ah"], angle)

@@ -175,28 +175,28 @@ def find_glyphs(
     _, labels, stats, centres = components(inked)
     stats, centres = stats[1:], centres[1:]
     size = np.maximum(stats[:, 2], stats[:, 3])
-    area = stats[:, 4]
-    fill = area / np.maximum(stats[:, 2] * stats[:, 3], 1)
     keep = _glyph_sized(stats, search)
-    # a blurred index whose rank runs into its suit: one blob about twice a glyph long
-    long_blob = (
-        (size > 1.6 * search.min_size)
-        & (size <= 2.4 * search.max_size)
-        & (area >= 12)
-        & (fill > 0.15)
-    )
+    long_blob = _bar_sized(stats, search)
     # a glyph touching a hairline (the edge of the card lying over it, its shadow, a fan's
     # outlines, the mat's print, all one blob): too big as one blob, so cut the hairlines
     # off and look at what is left
-    cut_stats, cut_centres = _cut_off_hairlines(inked, labels, stats, np.flatnonzero(size > search.max_size), search)
+    cut, cut_bars = _cut_off_hairlines(inked, labels, stats, np.flatnonzero(size > search.max_size), search)
+    cut_stats, cut_centres = cut
     cut_keep = np.ones(len(cut_stats), bool)
-    if paper_min > 0 and (keep | long_blob).any() | cut_keep.any():
+    bar_keep = np.ones(len(cut_bars), bool)
+    if paper_min > 0 and (keep | long_blob).any() | cut_keep.any() | bar_keep.any():
         ii = cv2.integral(_paper(image, ink, inked))
         keep &= _ringed(ii, stats, paper_min)
         cut_keep &= _ringed(ii, cut_stats, paper_min)
         # a whole index sits in white card; carpet and wood make many elongated blobs
         long_blob &= _ringed(ii, stats, max(paper_min, 0.3))
-    merged = _merged_indices(ink, labels, stats, centres, np.flatnonzero(long_blob), search, scale)
+        if len(cut_bars):
+            bar_keep &= _ringed(ii, np.array([b[0] for b in cut_bars]), max(paper_min, 0.3))
+    bars = [(stats[k], centres[k], labels[stats[k][1] : stats[k][1] + stats[k][3],
+                                          stats[k][0] : stats[k][0] + stats[k][2]] == k + 1)
+            for k in np.flatnonzero(long_blob)]
+    bars += [b for b, ok in zip(cut_bars, bar_keep, strict=True) if ok]
+    merged = _merged_indices(ink, inked, bars, search, scale)
     found = np.concatenate([centres[keep], cut_centres[cut_keep]])
     sizes = np.concatenate([size[keep], np.maximum(cut_stats[cut_keep, 2], cut_stats[cut_keep, 3])])
     # centres of pixel (i, j) at ``scale`` map back to ((i + .5) / scale - .5)
@@ -205,6 +205,15 @@ def find_glyphs(
         sizes.astype(np.float64) / scale,
         merged,
     )
+
+
+def _bar_sized(stats: np.ndarray, search: GlyphSearch) -> np.ndarray:
+    """Per component: could it be a whole index run together (a blurred rank into its suit:
+    about twice a glyph long), or a joker's stacked letters?"""
+    size = np.maximum(stats[:, 2], stats[:, 3])
+    area = stats[:, 4]
+    fill = area / np.maximum(stats[:, 2] * stats[:, 3], 1)
+    return (size > 1.6 * search.min_size) & (size <= 2.4 * search.max_size) & (area >= 12) & (fill > 0.15)
 
 
 def _glyph_sized(stats: np.ndarray, search: GlyphSearch) -> np.ndarray:
@@ -227,32 +236,44 @@ CUT_SHARE = 0.8
 """A piece left once the lines are opened away is at most this share of its blob."""
 
 
+Bar = tuple[np.ndarray, np.ndarray, np.ndarray]
+"""A blob that may be a whole index: (stats row (5,), centre (2,), its mask in its box)."""
+
+
 def _cut_off_hairlines(inked: np.ndarray, labels: np.ndarray, stats: np.ndarray, which: np.ndarray,
-                       search: GlyphSearch) -> tuple[np.ndarray, np.ndarray]:
-    """Glyph-sized pieces left of the components ``which`` once their one-pixel-wide lines
-    are opened away: (stats (M, 5), centres (M, 2)) in the frame's pixels."""
-    out_stats, out_centres = [], []
+                       search: GlyphSearch) -> tuple[tuple[np.ndarray, np.ndarray], list[Bar]]:
+    """What is left of the components ``which`` once their thin lines are opened away:
+    glyph-sized pieces (stats (M, 5), centres (M, 2)), and pieces that may be a whole index
+    (a covered joker's letters on the edges of a fan), in the frame's pixels."""
+    out_stats, out_centres, bars = [], [], []
     for k in which:
         x, y, w, h, area = stats[k]
         own = ((labels[y : y + h, x : x + w] == k + 1) & (inked[y : y + h, x : x + w] > 0)).astype(np.uint8)
         # one-pixel lines first; then two pixels wide (a card's edge seen sharp, or with its
         # shadow), which takes thin strokes of the glyphs too
         for kernel in _HAIRLINES:
-            _, _, st, cen = components(cv2.morphologyEx(own, cv2.MORPH_OPEN, kernel))
+            _, piece_labels, st, cen = components(cv2.morphologyEx(own, cv2.MORPH_OPEN, kernel))
             st, cen = st[1:], cen[1:]
             # what is left must be a glyph, and a line's worth smaller than the blob (a pip
             # just too big for a glyph is a little smaller opened, and no glyph)
-            ok = _glyph_sized(st, search) & (st[:, 4] <= CUT_SHARE * area)
-            if ok.any():
-                st = st[ok].copy()
-                st[:, 0] += x
-                st[:, 1] += y
-                out_stats.append(st)
-                out_centres.append(cen[ok] + [x, y])
-                break
+            small_enough = st[:, 4] <= CUT_SHARE * area
+            ok = _glyph_sized(st, search) & small_enough
+            bar = _bar_sized(st, search) & small_enough & ~ok
+            if not (ok.any() or bar.any()):
+                continue
+            for j in np.flatnonzero(bar):
+                bx, by, bw, bh, _ = st[j]
+                bars.append((st[j] + [x, y, 0, 0, 0], cen[j] + [x, y],
+                             piece_labels[by : by + bh, bx : bx + bw] == j + 1))
+            st = st[ok].copy()
+            st[:, 0] += x
+            st[:, 1] += y
+            out_stats.append(st)
+            out_centres.append(cen[ok] + [x, y])
+            break
     if not out_stats:
-        return np.zeros((0, 5), np.int32), np.zeros((0, 2))
-    return np.concatenate(out_stats), np.concatenate(out_centres)
+        return (np.zeros((0, 5), np.int32), np.zeros((0, 2))), bars
+    return (np.concatenate(out_stats), np.concatenate(out_centres)), bars
 
 
 def _ringed(ii: np.ndarray, stats: np.ndarray, paper_min: float) -> np.ndarray:
@@ -274,14 +295,14 @@ PRINT_CONTRAST = 40
 a blurred index still has it; the corner of a dark cloth against a lighter table does not."""
 
 
-def _printed_on_card(ink: np.ndarray, labels: np.ndarray, stat: np.ndarray, blob: np.ndarray) -> bool:
+def _printed_on_card(ink: np.ndarray, inked: np.ndarray, stat: np.ndarray, blob: np.ndarray) -> bool:
     """Is the blob dark print with brighter, unprinted stock round most of it? (The
     median: an index near the card's edge has the darker table along one side.)"""
     x, y, w, h, _ = stat
     m = max(w, h) // 3 + 2
     x0, y0 = max(x - m, 0), max(y - m, 0)
     around = ink[y0 : y + h + m, x0 : x + w + m]
-    bare = labels[y0 : y + h + m, x0 : x + w + m] == 0
+    bare = inked[y0 : y + h + m, x0 : x + w + m] == 0
     if not bare.any():
         return False
     return float(np.median(around[bare])) - float(ink[y : y + h, x : x + w][blob].mean()) >= PRINT_CONTRAST
@@ -293,16 +314,14 @@ JOKER_FIRST_PAIR = 0.92
 """From the word's top end to the middle of its J and O, in letter steps."""
 
 
-def _merged_indices(ink: np.ndarray, labels: np.ndarray, stats: np.ndarray, centres: np.ndarray,
-                    which: np.ndarray, search: GlyphSearch, scale: float) -> Proposals:
+def _merged_indices(ink: np.ndarray, inked: np.ndarray, bars: list[Bar], search: GlyphSearch,
+                    scale: float) -> Proposals:
     """Elongated blobs read as a whole index: centred on the blob, "down" along its long
     axis (both ways: the classifier says which), span half its length (1.7 standard
     deviations along the axis, as for a uniform bar)."""
     out_c, out_d, out_s = [], [], []
     lo, hi = search.span if search.span is not None else (search.min_size, search.max_size * 1.2)
-    for k in which:
-        x, y, w, h, _ = stats[k]
-        blob = labels[y : y + h, x : x + w] == k + 1
+    for stat, blob_centre, blob in bars:
         mom = cv2.moments(blob.astype(np.uint8), binaryImage=True)
         if mom["m00"] <= 0:
             continue
@@ -321,11 +340,11 @@ def _merged_indices(ink: np.ndarray, labels: np.ndarray, stats: np.ndarray, cent
         step = length / JOKER_STEPS
         joker = major / minor >= 8.0 and 0.5 * lo <= step <= 0.6 * hi
         # the shape first (cheap), then the print's contrast with the stock round it
-        if not (whole_index or joker) or not _printed_on_card(ink, labels, stats[k], blob):
+        if not (whole_index or joker) or not _printed_on_card(ink, inked, stat, blob):
             continue
         angle = 0.5 * np.arctan2(2 * mu11, mu20 - mu02)
         axis = np.array([np.cos(angle), np.sin(angle)])
-        centre = (centres[k] + 0.5) / scale - 0.5
+        centre = (blob_centre + 0.5) / scale - 0.5
         if whole_index:
             for sign in (1.0, -1.0):
                 out_c.append(centre)
