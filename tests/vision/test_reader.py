@@ -166,6 +166,10 @@ def test_backs_looked_for_in_a_box_are_those_the_whole_mat_has_there(croc):
         assert [c.code for c in near] == [BACK]
         assert np.allclose(near[0].corners, card.corners, atol=0.5)
     assert find_backs(image, view, [], within=[(0, 0, 20, 20)]) == []  # off the mat
+    # boxes overlapping round one back, and a third joining them: the back found once
+    x, y = (round(v) for v in whole[0].centre)
+    boxes = [(x - 10, y - 10, x + 2, y + 2), (x - 2, y - 2, x + 10, y + 10), (x + 9, y - 40, x + 12, y)]
+    assert len(find_backs(image, view, [], within=boxes)) == 1
 
 
 def test_changed_zones_compares_contents(croc):

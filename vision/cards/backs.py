@@ -119,7 +119,8 @@ def find_backs(image: np.ndarray, view: MatView, faces: list[FoundCard],
     """Cards on the mat that ``faces`` do not account for (see the module docstring).
 
     ``within``: only the cards whose middle lies in these boxes (where the table changed),
-    each looked for in its box and a card's height round it; the mat's colour and the
+    each looked for in its box and a little more than half a card round it
+    (:data:`WINDOW_REACH`); the mat's colour and the
     brightest white are still measured over the whole mat, so a card is judged the same
     way whether the whole mat or a part of it is looked at."""
     mat = _whole_mat(image, view, faces)
@@ -150,22 +151,22 @@ def looked_at(point: np.ndarray, boxes: Sequence[Box]) -> bool:
 
 
 def _merged(boxes: Sequence[Box]) -> list[Box]:
-    """Overlapping boxes made one (a window each then, and no card found twice)."""
-    out = [tuple(b) for b in boxes]
-    merged = True
-    while merged:
-        merged = False
-        for i in range(len(out)):
-            for j in range(i + 1, len(out)):
-                a, b = out[i], out[j]
-                if a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]:
-                    out[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
-                    del out[j]
-                    merged = True
-                    break
-            if merged:
-                break
-    return out  # type: ignore[return-value]
+    """Overlapping boxes made one (a window each then, and no card found twice): each box
+    takes in the ones kept so far that it overlaps, as long as its union overlaps more."""
+    out: list[Box] = []
+    for box in boxes:
+        overlapping = [b for b in out if _overlap(box, b)]
+        while overlapping:
+            for b in overlapping:
+                out.remove(b)
+                box = (min(box[0], b[0]), min(box[1], b[1]), max(box[2], b[2]), max(box[3], b[3]))
+            overlapping = [b for b in out if _overlap(box, b)]
+        out.append(box)
+    return out
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
 
 def _whole_mat(image: np.ndarray, view: MatView, faces: list[FoundCard]) -> _Mat | None:
