@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.cards.backs import MatView, find_backs, looked_at
+from vision.cards.backs import Box, MatView, find_backs, looked_at
 from vision.cards.detect import CardFinder, FoundCard
 from vision.cards.geometry import POKER, CardShape
 from vision.cards.proposals import RANK_SHARE, GlyphSearch
@@ -200,8 +200,7 @@ class CardReader:
             return faces
         if regions is None:
             return faces + find_backs(image, view, faces)
-        reach = round(BACK_REACH * view.card_size_px[1])
-        boxes = [(r.x - reach, r.y - reach, r.x + r.w + reach, r.y + r.h + reach) for r in regions]
+        boxes = _boxes(regions, round(BACK_REACH * view.card_size_px[1]))
         still = [c for c in kept if not c.indices and not looked_at(c.centre, boxes)]
         return faces + still + find_backs(image, view, faces, within=boxes)
 
@@ -282,8 +281,13 @@ def _covers(regions: tuple[Region, ...], size: tuple[int, int]) -> float:
 
 def _touches(card: FoundCard, regions: tuple[Region, ...]) -> bool:
     """The card's read corner, or its middle, lies in a changed region."""
-    points = [card.centre] + [i.centre for i in card.indices]
-    return any(r.x <= p[0] <= r.x + r.w and r.y <= p[1] <= r.y + r.h for r in regions for p in points)
+    boxes = _boxes(regions)
+    return any(looked_at(p, boxes) for p in [card.centre] + [i.centre for i in card.indices])
+
+
+def _boxes(regions: tuple[Region, ...], reach: int = 0) -> list[Box]:
+    """The regions as (x0, y0, x1, y1) boxes, grown by ``reach`` pixels each way."""
+    return [(r.x - reach, r.y - reach, r.x + r.w + reach, r.y + r.h + reach) for r in regions]
 
 
 def changed_zones(before: Observation, after: Observation) -> tuple[str, ...]:

@@ -147,3 +147,17 @@ def test_the_mats_colour_is_taken_off_the_faces_already_read():
     found = find_backs(image, view, faces)
     assert [c.code for c in found] == [BACK]
     assert np.abs(found[0].centre - (back[0] + card_w / 2, back[1] + card_h / 2)).max() < 4
+
+
+def test_a_slot_beyond_the_top_of_the_frame_does_not_stop_the_back_finder():
+    # A camera framing only part of the mat: a seat's slot lies above the picture, its
+    # cell empty (this raised in OpenCV's fillPoly before session 24).
+    image = np.full((480, 640, 3), (58, 92, 38), np.uint8)
+    image[100:188, 100:163] = (150, 60, 20)
+    in_view = np.array([[90, 90], [173, 90], [173, 198], [90, 198]], float)
+    above = np.array([[300, -250], [383, -250], [383, -142], [300, -142]], float)
+    view = MatView(np.array([[0, -300], [640, -300], [640, 480], [0, 480]], float), (), (63, 88),
+                   (in_view, above))
+    found = find_backs(image, view, [])
+    assert [c.code for c in found] == [BACK]
+    assert np.abs(found[0].centre - (131.5, 144)).max() < 4

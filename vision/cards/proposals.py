@@ -192,9 +192,7 @@ def find_glyphs(
         long_blob &= _ringed(ii, stats, max(paper_min, 0.3))
         if len(cut_bars):
             bar_keep &= _ringed(ii, np.array([b[0] for b in cut_bars]), max(paper_min, 0.3))
-    bars = [(stats[k], centres[k], labels[stats[k][1] : stats[k][1] + stats[k][3],
-                                          stats[k][0] : stats[k][0] + stats[k][2]] == k + 1)
-            for k in np.flatnonzero(long_blob)]
+    bars = [_bar(labels, stats[k], centres[k], int(k) + 1) for k in np.flatnonzero(long_blob)]
     bars += [b for b, ok in zip(cut_bars, bar_keep, strict=True) if ok]
     merged = _merged_indices(ink, inked, bars, search, scale)
     found = np.concatenate([centres[keep], cut_centres[cut_keep]])
@@ -240,6 +238,11 @@ Bar = tuple[np.ndarray, np.ndarray, np.ndarray]
 """A blob that may be a whole index: (stats row (5,), centre (2,), its mask in its box)."""
 
 
+def _bar(labels: np.ndarray, stat: np.ndarray, centre: np.ndarray, label: int) -> Bar:
+    x, y, w, h, _ = stat
+    return stat, centre, labels[y : y + h, x : x + w] == label
+
+
 def _cut_off_hairlines(inked: np.ndarray, labels: np.ndarray, stats: np.ndarray, which: np.ndarray,
                        search: GlyphSearch) -> tuple[tuple[np.ndarray, np.ndarray], list[Bar]]:
     """What is left of the components ``which`` once their thin lines are opened away:
@@ -262,9 +265,8 @@ def _cut_off_hairlines(inked: np.ndarray, labels: np.ndarray, stats: np.ndarray,
             if not (ok.any() or bar.any()):
                 continue
             for j in np.flatnonzero(bar):
-                bx, by, bw, bh, _ = st[j]
-                bars.append((st[j] + [x, y, 0, 0, 0], cen[j] + [x, y],
-                             piece_labels[by : by + bh, bx : bx + bw] == j + 1))
+                piece_stat, piece_centre, mask = _bar(piece_labels, st[j], cen[j], int(j) + 1)
+                bars.append((piece_stat + [x, y, 0, 0, 0], piece_centre + [x, y], mask))
             st = st[ok].copy()
             st[:, 0] += x
             st[:, 1] += y
