@@ -43,10 +43,25 @@ BACK_REACH = 0.6
 """After a change, backs are looked for again where their middle lies within this share of
 a card's height of it (a card's half diagonal: any card touching the change); those
 further off are kept from the last read, and the back finder does not look at them."""
+LONE_INDEX_OFF_MAT = 0.6
+"""With no mat in view, a card known by one index alone is reported only when the network
+is at least this sure it saw an index, and named it. On the mat, its colour, its print and
+its zones keep stray marks out (no card on 60 empty mats); a photograph's carpet or print
+has glyph-sized blobs the network half believes (real photographs at a phone's full size:
+131 cards reported that are none on the dev split, 60 after this; the right ranks the same;
+docs/benchmarks.md, session 25). A covered card in a fanned column shows one index too,
+but on the mat."""
 FOCUS_LIMIT = 0.1
 """The camera's blur (sigma, :mod:`vision.focus`) above which a warning says to focus it, as
 a share of an index's rank height (rendered still frames: isolated cards 99.9 % right under
 it, 78 % over it; docs/benchmarks.md, session 21)."""
+
+
+def _believed_off_mat(card: FoundCard) -> bool:
+    """Whether a card found without a mat is reported (see LONE_INDEX_OFF_MAT)."""
+    if len(card.indices) != 1:
+        return True
+    return card.code is not None and card.indices[0].is_index >= LONE_INDEX_OFF_MAT
 
 
 def mat_outline(card: FoundCard, calibration: Calibration, shape: CardShape) -> np.ndarray:
@@ -193,6 +208,7 @@ class CardReader:
                 if len(card.indices) == 1:
                     card.corners = mat_outline(card, calibration, self.shape)
         else:
+            faces = [c for c in faces if _believed_off_mat(c)]
             self.finder.snap_outlines(image, faces)
         self.finder.weigh_pips(image, faces)
         faces = [*(c for c in kept if c.indices), *faces]

@@ -87,6 +87,21 @@ def test_without_a_mat_cards_have_no_zone():
     assert obs.calibration == "none"
 
 
+def test_off_the_mat_a_card_known_by_one_index_must_be_believed_and_named():
+    from vision.cards.detect import FoundCard
+    from vision.cards.indices import IndexReading
+    from vision.reader import LONE_INDEX_OFF_MAT, _believed_off_mat
+
+    def card(code, is_index, n=1):
+        reading = IndexReading(code or "5c", 0.9, is_index, np.zeros(2), np.array([0.0, 1.0]), 10.0)
+        return FoundCard(code, 0.9, np.zeros((4, 2)), [reading] * n)
+
+    assert _believed_off_mat(card("5c", LONE_INDEX_OFF_MAT + 0.05))
+    assert not _believed_off_mat(card("5c", LONE_INDEX_OFF_MAT - 0.05))  # carpet half taken for an index
+    assert not _believed_off_mat(card(None, 0.99))  # an index, but of no card it can name
+    assert _believed_off_mat(card("5c", 0.55, n=2))  # both corners of one card: a card
+
+
 @pytest.mark.parametrize("size", [(800, 480), (3200, 1920)])
 def test_a_photograph_is_read_at_any_resolution(size):
     # A phone's full-size photo: the same two cards, their indices four times as many pixels
