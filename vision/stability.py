@@ -34,6 +34,9 @@ from vision.frame import Frame
 WORK_WIDTH = 320
 CELL = 16
 """Work-image pixels per grid cell (64 full-frame pixels at 1280 x 720: half a card)."""
+MARGIN = 4
+"""Work-image pixels (16 full-frame pixels at 1280 x 720) round the pixels that changed in
+a changed region: an index's glyphs just past them keep their paper round them."""
 
 
 @dataclass(frozen=True)
@@ -227,7 +230,7 @@ class StabilityGate:
         if self._still < self.stable_frames:
             return StabilityReport(self._index, False, reason="motion", moving=0.0)
         if self._reference is None:
-            return self._settle(small, np.ones_like(moving_cells))
+            return self._settle(small, np.ones_like(moving_cells), None)
         differs, changed_cells = self._cells(small, self._reference)
         if not changed_cells.any():
             # Still and unchanged: follow slow light drift so it never adds up to a change.
@@ -239,7 +242,7 @@ class StabilityGate:
             # Light and focus that stay changed are the new normal; a hand is never believed.
             if reason == "hand" or self._waited < self.patience:
                 return StabilityReport(self._index, False, reason=reason)
-        return self._settle(small, changed_cells)
+        return self._settle(small, changed_cells, differs)
 
     def _occluded(self, frame: Frame | np.ndarray, look: _Look, colour: np.ndarray | None,
                   differs: np.ndarray, changed_cells: np.ndarray) -> str | None:
@@ -275,22 +278,34 @@ class StabilityGate:
                 return "hand"
         return None
 
-    def _settle(self, look: _Look, changed_cells: np.ndarray) -> StabilityReport:
+    def _settle(self, look: _Look, changed_cells: np.ndarray, differs: np.ndarray | None) -> StabilityReport:
         self._reference = look
         self._waited = 0
         return StabilityReport(self._index, True, settled=True,
-                               changed=self._regions(changed_cells, look.grey.shape))
+                               changed=self._regions(changed_cells, differs, look.grey.shape))
 
-    def _regions(self, changed_cells: np.ndarray, small_shape: tuple[int, ...]) -> tuple[Region, ...]:
-        """Changed cells, grown by one cell and joined when they touch, as full-frame boxes."""
+    def _regions(self, changed_cells: np.ndarray, differs: np.ndarray | None,
+                 small_shape: tuple[int, ...]) -> tuple[Region, ...]:
+        """Changed cells, grown by one cell and joined when they touch, as full-frame boxes;
+        each box then drawn in to the pixels that differ in it (``differs``) and a
+        :data:`MARGIN`. The cells are coarse (a card played with its shadow makes a region
+        of 4 x 5 cells, 2.6 cards wide, where the card is 1.5): the reader looks for cards
+        in the regions, and for backs a card's reach round them."""
         grown = cv2.dilate(changed_cells.astype(np.uint8), np.ones((3, 3), np.uint8))
         count, _, stats, _ = components(grown)
         w, h = self._full_size
         sx, sy = w / small_shape[1], h / small_shape[0]
         out = []
         for x, y, cw, ch, _area in stats[1:count]:
-            x0, y0 = int(x * CELL * sx), int(y * CELL * sy)
-            x1, y1 = min(w, int(np.ceil((x + cw) * CELL * sx))), min(h, int(np.ceil((y + ch) * CELL * sy)))
+            gx0, gy0 = x * CELL, y * CELL
+            gx1, gy1 = min(small_shape[1], (x + cw) * CELL), min(small_shape[0], (y + ch) * CELL)
+            if differs is not None:
+                bx, by, bw, bh = cv2.boundingRect(differs[gy0:gy1, gx0:gx1].astype(np.uint8))
+                if bw and bh:
+                    gx0, gy0, gx1, gy1 = (max(gx0, gx0 + bx - MARGIN), max(gy0, gy0 + by - MARGIN),
+                                          min(gx1, gx0 + bx + bw + MARGIN), min(gy1, gy0 + by + bh + MARGIN))
+            x0, y0 = int(gx0 * sx), int(gy0 * sy)
+            x1, y1 = min(w, int(np.ceil(gx1 * sx))), min(h, int(np.ceil(gy1 * sy)))
             out.append(Region(x0, y0, x1 - x0, y1 - y0))
         return tuple(out)
 

@@ -66,6 +66,22 @@ def test_a_new_card_settles_after_the_table_is_still_with_only_its_region(render
     assert region.w * region.h < 0.2 * SIZE[0] * SIZE[1]
 
 
+def test_a_new_cards_region_is_drawn_in_to_what_changed(renderer, layout):
+    # The grid's cells are coarse (a card and its shadow touch 4 x 5 of them once grown):
+    # the region is the pixels that differ and a margin, so the reader looks at the new
+    # card and its neighbourhood, not at two and a half cards' width round it.
+    gate = settled_gate(renderer, layout)
+    (region,) = run(gate, frames(renderer, layout, MORE, 5, seed=10))[3].changed
+    scene = table_scene(layout, TableState(zones=MORE), seed=1, size=SIZE)
+    (queen,) = [t for t in renderer.render(scene).truth if t.code == "Qs"]
+    corners = np.array(queen.corners)
+    (x0, y0), (x1, y1) = corners.min(0), corners.max(0)
+    index = corners[0] + (corners[2] - corners[0]) * 0.08  # its top-left index, a little inside
+    assert region.x <= index[0] <= region.x + region.w and region.y <= index[1] <= region.y + region.h
+    # the card's box, its shadow and the margin, and no more (the cells made it 128 x 160)
+    assert region.w < 1.5 * (x1 - x0) and region.h < 1.5 * (y1 - y0)
+
+
 def test_a_hand_resting_over_the_table_never_settles(renderer, layout):
     gate = settled_gate(renderer, layout)
     hand = [HandOver("discard", seat=0, offset_mm=(40, 0))]
@@ -129,7 +145,7 @@ def test_a_settled_change_names_its_zones_through_the_calibration(renderer, layo
     assert report.settled
     calibration = MatCalibrator(layout).update(images[-1])
     zones = changed_zones(report.changed, calibration.zone_outlines(layout))
-    # Regions are generous (grown by a cell), but the far side of the table is untouched.
+    # the far side of the table is untouched
     assert "discard" in zones and "draw" not in zones and not any(z.startswith("seat1") for z in zones)
 
 
