@@ -22,6 +22,7 @@ import numpy as np
 from vision.cards.backs import Box, MatView, find_backs, looked_at
 from vision.cards.detect import CardFinder, FoundCard
 from vision.cards.geometry import POKER, CardShape
+from vision.cards.indices import IndexReading
 from vision.cards.proposals import RANK_SHARE, GlyphSearch
 from vision.frame import Frame
 from vision.mat.calibration import Calibration, MatCalibrator
@@ -187,13 +188,16 @@ class CardReader:
         return mask
 
     def find(self, image: np.ndarray, calibration: Calibration | None = None,
-             regions: tuple[Region, ...] | None = None, kept: Sequence[FoundCard] = ()) -> list[FoundCard]:
+             regions: tuple[Region, ...] | None = None, kept: Sequence[FoundCard] = (),
+             changed: tuple[Region, ...] | None = None) -> list[FoundCard]:
         """Every card in ``image`` (face-up ones by their indices; with a calibrated mat,
         face-down ones too). ``regions``: look only there (and, for backs, within a card's
         reach of them: a face laid over a back's corner changes that back) for cards;
         ``kept``: the cards an earlier read found, of which those away from the regions are
         still there. A pile read wrong while a hand was near it is read again once the
-        table settles: the hand's going changes its pixels."""
+        table settles: the hand's going changes its pixels. ``changed``: where the pixels
+        changed, when ``regions`` take in more (the indices of faces read again): backs are
+        looked for within their reach of these."""
         view = self._mat_view(calibration) if calibration is not None else None
         if self.layout is None:
             # a photograph's strong cast; a camera over the mat keeps its own white balance,
@@ -216,7 +220,7 @@ class CardReader:
             return faces
         if regions is None:
             return faces + find_backs(image, view, faces)
-        boxes = _boxes(regions, round(BACK_REACH * view.card_size_px[1]))
+        boxes = _boxes(changed if changed is not None else regions, round(BACK_REACH * view.card_size_px[1]))
         still = [c for c in kept if not c.indices and not looked_at(c.centre, boxes)]
         return faces + still + find_backs(image, view, faces, within=boxes)
 
@@ -278,16 +282,43 @@ class CardReader:
             return replace(previous, t_ns=frame.t_ns, frame_index=frame.index, stable=report.stable,
                            changed_zones=())
         calibration = self.calibrator.update(frame.image, frame.t_ns) if self.calibrator is not None else None
-        regions = report.changed if previous is not None else None
+        moved = regions = report.changed if previous is not None else None
         if regions is not None and _covers(regions, frame.size) > 0.5:
             regions = None  # most of the table changed: one full read is cheaper
-        kept = [] if regions is None else [c for c in self._cache.cards if not (c.indices and _touches(c, regions))]
-        cards = self.find(frame.image, calibration, regions, kept)
+        kept: list[FoundCard] = []
+        if regions is not None:
+            regions, kept = _read_again(regions, self._cache.cards, frame.size)
+        cards = self.find(frame.image, calibration, regions, kept, moved)
         observation = self._observation(cards, calibration, frame.t_ns, frame.index, stable=True)
         changed = changed_zones(previous, observation) if previous is not None else tuple(observation.zones())
         observation = replace(observation, changed_zones=changed)
         self._cache = _Cache(cards, observation)
         return observation
+
+
+def _read_again(regions: tuple[Region, ...], cards: Sequence[FoundCard],
+                size: tuple[int, int]) -> tuple[tuple[Region, ...], list[FoundCard]]:
+    """Where to look for faces after a change, and the cards kept from the last read. A
+    face touching a changed region is read again, and looked for where its indices were,
+    however little of them changed (an eight become a nine changes its middle, hardly its
+    index); an index there may belong to a neighbour in a fan, read again in turn."""
+    redo: list[FoundCard] = []
+    while True:
+        more = [c for c in cards if c.indices and not any(c is r for r in redo) and _touches(c, regions)]
+        if not more:
+            break
+        redo += more
+        regions = (*regions, *(_index_region(i, size) for c in more for i in c.indices))
+    return regions, [c for c in cards if not any(c is r for r in redo)]
+
+
+def _index_region(index: IndexReading, size: tuple[int, int]) -> Region:
+    """An index's box, a span round its centre each way (the whole index and paper round
+    it), in the frame."""
+    (x, y), reach = index.centre, index.span
+    x0, y0 = max(0, round(x - reach)), max(0, round(y - reach))
+    x1, y1 = min(size[0], round(x + reach)), min(size[1], round(y + reach))
+    return Region(x0, y0, max(0, x1 - x0), max(0, y1 - y0))
 
 
 def _covers(regions: tuple[Region, ...], size: tuple[int, int]) -> float:
@@ -296,9 +327,11 @@ def _covers(regions: tuple[Region, ...], size: tuple[int, int]) -> float:
 
 
 def _touches(card: FoundCard, regions: tuple[Region, ...]) -> bool:
-    """The card's read corner, or its middle, lies in a changed region."""
-    boxes = _boxes(regions)
-    return any(looked_at(p, boxes) for p in [card.centre] + [i.centre for i in card.indices])
+    """The card's middle lies in a changed region, or one of its indices overlaps one (the
+    shadow of a card taken away may fall on a neighbour's index)."""
+    if looked_at(card.centre, _boxes(regions)):
+        return True
+    return any(r.overlaps(*i.centre - i.span / 2, *i.centre + i.span / 2) for i in card.indices for r in regions)
 
 
 def _boxes(regions: tuple[Region, ...], reach: int = 0) -> list[Box]:
