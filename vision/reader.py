@@ -329,9 +329,8 @@ def _covers(regions: tuple[Region, ...], size: tuple[int, int]) -> float:
 def _touches(card: FoundCard, regions: tuple[Region, ...]) -> bool:
     """The card's middle lies in a changed region, or one of its indices overlaps one (the
     shadow of a card taken away may fall on a neighbour's index)."""
-    if looked_at(card.centre, _boxes(regions)):
-        return True
-    return any(r.overlaps(*i.centre - i.span / 2, *i.centre + i.span / 2) for i in card.indices for r in regions)
+    boxes = [(*card.centre, *card.centre)] + [(*i.centre - i.span / 2, *i.centre + i.span / 2) for i in card.indices]
+    return any(r.overlaps(*box) for r in regions for box in boxes)
 
 
 def _boxes(regions: tuple[Region, ...], reach: int = 0) -> list[Box]:
