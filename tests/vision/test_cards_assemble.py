@@ -158,6 +158,21 @@ def test_neighbours_in_a_row_same_way_up_are_two_cards_when_the_card_size_is_kno
     assert len(assemble([a, b], (1000, 1000), card_height_px=100)) == 2
 
 
+def test_cards_two_apart_in_a_hands_fan_are_two_cards():
+    # a hand's fan turns each card 11 degrees from the last; two cards on, the index lies
+    # about where a four-index deck's top-right one would, turned by 22 degrees
+    k = 100 / POKER.height
+    span = 7.4 * k
+    a = _reading("Ts", (300.0, 300.0), np.array([0.0, 1.0]), span, conf=0.9)
+    turn = np.radians(22)
+    ox, _ = POKER.opposite_index()
+    b = _reading("Tc", (300 + 0.8 * ox * span, 300.0), np.array([np.sin(turn), np.cos(turn)]), span, conf=0.87)
+    a.probs[CODES.index("Tc")] = 0.1  # the club/spade doubt of small black indices
+    b.probs[CODES.index("Ts")] = 0.13
+    cards = assemble([a, b], (1000, 1000), card_height_px=100)
+    assert sorted(c.code for c in cards) == ["Tc", "Ts"]
+
+
 def test_a_tens_two_leaning_pairings_merge_into_the_index_axis():
     # "1" over the suit and "0" over the suit lean opposite ways; the reading points along
     # the index, whichever of them the network found a hair more index-like.

@@ -61,6 +61,14 @@ def _in_frame(reading: IndexReading, point_px: np.ndarray) -> np.ndarray:
     return np.stack([d @ right, d @ reading.down], axis=1) / reading.span
 
 
+BESIDE_COS = 0.95
+"""How nearly parallel a four-index deck's two top indices must be when the card's size is
+known. Perspective turns them by a few degrees at most; the cards of a hand's fan are
+turned by 10-25 degrees from one to the next and their indices lie about as far apart: at
+0.85, a ten of clubs in a fan was taken for the top-right index of the ten of spades two
+cards on (their club/spade doubt made them agree), and the pair was read as one card."""
+
+
 def _sibling_kind(a: IndexReading, b: IndexReading, shape: CardShape, measured: bool = False) -> str | None:
     """How ``b`` sits relative to ``a`` if both are indices of one card: ``opposite`` (the
     far corner, turned half round), ``beside`` (top-right of a four-index deck), ``below``
@@ -82,7 +90,8 @@ def _sibling_kind(a: IndexReading, b: IndexReading, shape: CardShape, measured: 
     # the next card of a row lies about a card's width away too, same way up: when the
     # card's size is known (``measured``), only the inset of two indices fits
     lo, hi = (0.75, 1.25) if measured else (0.5, 1.6)
-    if cos > 0.85 and abs(y) < 0.6 and lo * ox < x < hi * ox:
+    level = BESIDE_COS if measured else 0.85
+    if cos > level and abs(y) < 0.6 and lo * ox < x < hi * ox:
         return "beside"
     if cos < -0.85 and abs(x) < 0.8 and 0.45 * oy < y < 1.5 * oy:
         return "below"
@@ -91,7 +100,7 @@ def _sibling_kind(a: IndexReading, b: IndexReading, shape: CardShape, measured: 
     # with the card's size known: otherwise a neighbour card is too easily taken for it.
     if not measured:
         return None
-    if cos > 0.85 and abs(y) < 0.6 and lo * ox < -x < hi * ox:
+    if cos > level and abs(y) < 0.6 and lo * ox < -x < hi * ox:
         return "beside-left"
     if cos < -0.8 and _in_far_corner_window(-x, y, ox, oy):
         return "opposite-left"
