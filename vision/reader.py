@@ -158,15 +158,17 @@ class CardReader:
             return GlyphSearch.for_picture(shape[1], shape[0])
         return GlyphSearch.for_card_height(view.card_size_px[1])
 
-    def _mask(self, shape: tuple[int, ...], view: MatView | None,
-              regions: tuple[Region, ...] | None = None) -> np.ndarray | None:
+    def _mask(self, image: np.ndarray, view: MatView | None, regions: tuple[Region, ...] | None = None,
+              seen: tuple[int, ...] | None = None) -> np.ndarray | None:
         """Where to look for indices: not on the mat's markers (their black and white cells
-        look like print), and only in ``regions`` when given."""
+        look like print), and only in ``regions`` when given. Of a marker the calibration
+        did not see in ``image`` (ids in ``seen``; None: all seen), only what still shows of
+        its black cells: a card lying over it hid it, and its index may lie there."""
         import cv2
 
         if view is None and regions is None:
             return None
-        mask = np.zeros(shape[:2], np.uint8)
+        mask = np.zeros(image.shape[:2], np.uint8)
         if view is not None:
             # the sheet and a card's height around it (cards hang over the edge)
             centre = view.mat_outline.mean(axis=0)
@@ -180,11 +182,14 @@ class CardReader:
             for r in regions:
                 keep[r.slices()] = 255
             mask &= keep
-        if view is not None:
-            for outline in view.marker_outlines:
+        if view is not None and self.layout is not None:
+            for marker, outline in zip(self.layout.markers, view.marker_outlines, strict=True):
                 centre = outline.mean(axis=0)
                 grown = centre + (outline - centre) * MARKER_MASK
-                cv2.fillPoly(mask, [np.round(grown).astype(np.int32)], 0)
+                if seen is None or marker.id in seen:
+                    cv2.fillPoly(mask, [np.round(grown).astype(np.int32)], 0)
+                else:
+                    _mask_marker_cells(mask, image, grown)
         return mask
 
     def find(self, image: np.ndarray, calibration: Calibration | None = None,
@@ -203,7 +208,8 @@ class CardReader:
             # a photograph's strong cast; a camera over the mat keeps its own white balance,
             # calibrated or not yet (a table of red backs has no white to balance on)
             image = balanced(image)
-        faces = self.finder.find(image, self._search(view, image.shape), self._mask(image.shape, view, regions),
+        seen = calibration.markers_seen if calibration is not None else None
+        faces = self.finder.find(image, self._search(view, image.shape), self._mask(image, view, regions, seen),
                                  view.card_size_px[1] if view is not None else None)
         if regions is not None:
             faces = [c for c in faces if _touches(c, regions)]
@@ -294,6 +300,36 @@ class CardReader:
         observation = replace(observation, changed_zones=changed)
         self._cache = _Cache(cards, observation)
         return observation
+
+
+MARKER_CELLS = 6
+"""A marker's side in cells, its black border included (``vision.aruco``'s 4x4 codes)."""
+
+
+def _mask_marker_cells(mask: np.ndarray, image: np.ndarray, outline: np.ndarray) -> None:
+    """Zero in ``mask`` the black cells that still show of a marker (``outline``, image
+    px) that the calibration did not see: dark blocks a cell's size or more. A card's index
+    lying over the marker is print of thin strokes, which an opening half a cell wide
+    takes away, so it stays to be read."""
+    import cv2
+
+    x, y, w, h = cv2.boundingRect(np.round(outline).astype(np.int32))
+    x0, y0 = max(0, x), max(0, y)
+    x1, y1 = min(mask.shape[1], x + w), min(mask.shape[0], y + h)
+    if x1 <= x0 or y1 <= y0:
+        return
+    box = image[y0:y1, x0:x1]
+    ink = box.min(axis=2) if box.ndim == 3 else box
+    lo, hi = np.percentile(ink, (5, 95))
+    dark = (ink < (lo + hi) / 2).astype(np.uint8)
+    inside = np.zeros_like(dark)
+    cv2.fillPoly(inside, [np.round(outline - [x0, y0]).astype(np.int32)], 1)
+    # under half a cell: one cell alone survives the opening, blurred and turned
+    side = max(3, round(0.45 * max(w, h) / MARKER_CELLS))
+    cells = cv2.morphologyEx(dark & inside, cv2.MORPH_OPEN, np.ones((side, side), np.uint8))
+    # and their soft edges
+    cells = cv2.dilate(cells, np.ones((5, 5), np.uint8))
+    mask[y0:y1, x0:x1][cells > 0] = 0
 
 
 def _read_again(regions: tuple[Region, ...], cards: Sequence[FoundCard],
