@@ -181,13 +181,21 @@ def find_glyphs(
     # outlines, the mat's print, all one blob): too big as one blob, so cut the hairlines
     # off and look at what is left
     cut, cut_bars = _cut_off_hairlines(inked, labels, stats, np.flatnonzero(size > search.max_size), search)
-    cut_stats, cut_centres = cut
+    # a glyph touching a short hairline (the suit of a fanned card just over the edge of
+    # the next card) is still glyph-sized as one blob, but too large to pair with its rank.
+    # Only where the cards' size is known (the mat): on a photograph's carpet it made more
+    # false cards than it found true ones
+    freed = _freed_glyphs(inked, labels, size, search) if search.span is not None else _no_pieces()
+    cut_stats, cut_centres = (np.concatenate([a, b]) for a, b in zip(cut, freed, strict=True))
+    n_cut = len(cut[0])
     cut_keep = np.ones(len(cut_stats), bool)
     bar_keep = np.ones(len(cut_bars), bool)
     if paper_min > 0 and (keep | long_blob).any() | cut_keep.any() | bar_keep.any():
         ii = cv2.integral(_paper(image, ink, inked))
         keep &= _ringed(ii, stats, paper_min)
-        cut_keep &= _ringed(ii, cut_stats, paper_min)
+        # a freed glyph sits in white card (a card's back has rings of fine lines too)
+        cut_keep &= _ringed(ii, cut_stats, np.where(np.arange(len(cut_stats)) < n_cut, paper_min,
+                                                    max(paper_min, FREED_PAPER)))
         # a whole index sits in white card; carpet and wood make many elongated blobs
         long_blob &= _ringed(ii, stats, max(paper_min, 0.3))
         if len(cut_bars):
@@ -203,6 +211,35 @@ def find_glyphs(
         sizes.astype(np.float64) / scale,
         merged,
     )
+
+
+def _no_pieces() -> tuple[np.ndarray, np.ndarray]:
+    """No glyphs: empty stats (0, 5) and centres (0, 2)."""
+    return np.zeros((0, 5), np.int32), np.zeros((0, 2))
+
+
+FREED_GROWTH = 3
+"""A glyph-sized blob whose longer side shrinks by this many pixels or more once its
+one-pixel lines are opened away was a glyph touching a line."""
+FREED_PAPER = 0.3
+"""The share of card stock round a freed glyph, at least."""
+
+
+def _freed_glyphs(inked: np.ndarray, labels: np.ndarray, size: np.ndarray,
+                  search: GlyphSearch) -> tuple[np.ndarray, np.ndarray]:
+    """Glyphs that come out of a glyph-sized blob once one-pixel lines are opened away
+    over the whole frame: stats (M, 5) and centres (M, 2). Only those that were part of a
+    blob ``FREED_GROWTH`` pixels larger: the rest are the glyphs already found."""
+    _, _, st, cen = components(cv2.morphologyEx(inked, cv2.MORPH_OPEN, _HAIRLINES[0]))
+    st, cen = st[1:], cen[1:]
+    ok = np.flatnonzero(_glyph_sized(st, search))
+    st, cen = st[ok], cen[ok]
+    q = np.round(cen).astype(int)
+    # the blob it came out of: the one under its centre (labels count from 1; 0 is none)
+    blob = labels[np.clip(q[:, 1], 0, labels.shape[0] - 1), np.clip(q[:, 0], 0, labels.shape[1] - 1)].astype(np.int64)
+    blob_size = np.where(blob > 0, size[np.maximum(blob - 1, 0)], 0)
+    freed = (blob > 0) & (blob_size >= np.maximum(st[:, 2], st[:, 3]) + FREED_GROWTH) & (blob_size <= search.max_size)
+    return st[freed], cen[freed]
 
 
 def _bar_sized(stats: np.ndarray, search: GlyphSearch) -> np.ndarray:
@@ -274,13 +311,13 @@ def _cut_off_hairlines(inked: np.ndarray, labels: np.ndarray, stats: np.ndarray,
             out_centres.append(cen[ok] + [x, y])
             break
     if not out_stats:
-        return (np.zeros((0, 5), np.int32), np.zeros((0, 2))), bars
+        return _no_pieces(), bars
     return (np.concatenate(out_stats), np.concatenate(out_centres)), bars
 
 
-def _ringed(ii: np.ndarray, stats: np.ndarray, paper_min: float) -> np.ndarray:
-    """Per component: does card stock make up ``paper_min`` of a ring around its box?
-    (``ii``: integral image of the card-stock mask.)"""
+def _ringed(ii: np.ndarray, stats: np.ndarray, paper_min: float | np.ndarray) -> np.ndarray:
+    """Per component: does card stock make up ``paper_min`` (one share for all, or one
+    per component) of a ring around its box? (``ii``: integral image of the card-stock mask.)"""
     hgt, wid = ii.shape[0] - 1, ii.shape[1] - 1
     xs, ys, ws, hs = (stats[:, i] for i in range(4))
     m = np.maximum(ws, hs) // 3 + 2
