@@ -304,6 +304,12 @@ def _cut_off_hairlines(inked: np.ndarray, labels: np.ndarray, stats: np.ndarray,
             for j in np.flatnonzero(bar):
                 piece_stat, piece_centre, mask = _bar(piece_labels, st[j], cen[j], int(j) + 1)
                 bars.append((piece_stat + [x, y, 0, 0, 0], piece_centre + [x, y], mask))
+            if kernel is _HAIRLINES[0] and search.span is not None:
+                # on the mat, what is still too big once one-pixel lines are gone (a king
+                # on a card's two-pixel edge, beside a glyph the first opening freed) gets
+                # the second opening too; off the mat it found nothing more on the photos
+                # (docs/benchmarks.md, session 26)
+                st, cen, ok = _opened_further(piece_labels, st, cen, ok, search, CUT_SHARE * area)
             st = st[ok].copy()
             st[:, 0] += x
             st[:, 1] += y
@@ -313,6 +319,22 @@ def _cut_off_hairlines(inked: np.ndarray, labels: np.ndarray, stats: np.ndarray,
     if not out_stats:
         return _no_pieces(), bars
     return (np.concatenate(out_stats), np.concatenate(out_centres)), bars
+
+
+def _opened_further(labels: np.ndarray, stats: np.ndarray, centres: np.ndarray, ok: np.ndarray,
+                    search: GlyphSearch, most_area: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``stats``, ``centres`` and ``ok`` (the glyph-sized ones) of the pieces a first
+    opening left, with the glyphs the second opening frees from those still larger than a
+    glyph added (and ok)."""
+    big = np.flatnonzero(np.maximum(stats[:, 2], stats[:, 3]) > search.max_size)
+    if len(big) == 0:
+        return stats, centres, ok
+    rest = np.isin(labels, big + 1).astype(np.uint8)
+    _, _, st, cen = components(cv2.morphologyEx(rest, cv2.MORPH_OPEN, _HAIRLINES[1]))
+    st, cen = st[1:], cen[1:]
+    more = _glyph_sized(st, search) & (st[:, 4] <= most_area)
+    return (np.concatenate([stats, st[more]]), np.concatenate([centres, cen[more]]),
+            np.concatenate([ok, np.ones(int(more.sum()), bool)]))
 
 
 def _ringed(ii: np.ndarray, stats: np.ndarray, paper_min: float | np.ndarray) -> np.ndarray:
