@@ -23,7 +23,7 @@ from vision.cards.backs import Box, MatView, find_backs, looked_at
 from vision.cards.detect import CardFinder, FoundCard
 from vision.cards.geometry import POKER, CardShape
 from vision.cards.indices import IndexReading
-from vision.cards.proposals import RANK_SHARE, GlyphSearch
+from vision.cards.proposals import RANK_SHARE, GlyphSearch, ink_image
 from vision.frame import Frame
 from vision.mat.calibration import Calibration, MatCalibrator
 from vision.mat.layout import MatLayout
@@ -318,8 +318,7 @@ def _mask_marker_cells(mask: np.ndarray, image: np.ndarray, outline: np.ndarray)
     x1, y1 = min(mask.shape[1], x + w), min(mask.shape[0], y + h)
     if x1 <= x0 or y1 <= y0:
         return
-    box = image[y0:y1, x0:x1]
-    ink = box.min(axis=2) if box.ndim == 3 else box
+    ink = ink_image(image[y0:y1, x0:x1])
     lo, hi = np.percentile(ink, (5, 95))
     dark = (ink < (lo + hi) / 2).astype(np.uint8)
     inside = np.zeros_like(dark)

@@ -193,9 +193,9 @@ def find_glyphs(
     if paper_min > 0 and (keep | long_blob).any() | cut_keep.any() | bar_keep.any():
         ii = cv2.integral(_paper(image, ink, inked))
         keep &= _ringed(ii, stats, paper_min)
+        cut_keep &= _ringed(ii, cut_stats, paper_min)
         # a freed glyph sits in white card (a card's back has rings of fine lines too)
-        cut_keep &= _ringed(ii, cut_stats, np.where(np.arange(len(cut_stats)) < n_cut, paper_min,
-                                                    max(paper_min, FREED_PAPER)))
+        cut_keep[n_cut:] &= _ringed(ii, cut_stats[n_cut:], max(paper_min, FREED_PAPER))
         # a whole index sits in white card; carpet and wood make many elongated blobs
         long_blob &= _ringed(ii, stats, max(paper_min, 0.3))
         if len(cut_bars):
@@ -230,8 +230,7 @@ def _freed_glyphs(inked: np.ndarray, labels: np.ndarray, size: np.ndarray,
     """Glyphs that come out of a glyph-sized blob once one-pixel lines are opened away
     over the whole frame: stats (M, 5) and centres (M, 2). Only those that were part of a
     blob ``FREED_GROWTH`` pixels larger: the rest are the glyphs already found."""
-    _, _, st, cen = components(cv2.morphologyEx(inked, cv2.MORPH_OPEN, _HAIRLINES[0]))
-    st, cen = st[1:], cen[1:]
+    _, st, cen = _opened(inked, _HAIRLINES[0])
     ok = np.flatnonzero(_glyph_sized(st, search))
     st, cen = st[ok], cen[ok]
     q = np.round(cen).astype(int)
@@ -267,6 +266,13 @@ def _glyph_sized(stats: np.ndarray, search: GlyphSearch) -> np.ndarray:
 
 
 _HAIRLINES = (np.ones((2, 2), np.uint8), np.ones((3, 3), np.uint8))
+
+
+def _opened(binary: np.ndarray, kernel: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``binary`` opened by ``kernel`` (lines thinner than it gone), and the pieces left:
+    their labels, stats (x, y, w, h, area) and centres, the background left out."""
+    _, labels, stats, centres = components(cv2.morphologyEx(binary, cv2.MORPH_OPEN, kernel))
+    return labels, stats[1:], centres[1:]
 CUT_SHARE = 0.8
 """A piece left once the lines are opened away is at most this share of its blob."""
 
@@ -292,8 +298,7 @@ def _cut_off_hairlines(inked: np.ndarray, labels: np.ndarray, stats: np.ndarray,
         # one-pixel lines first; then two pixels wide (a card's edge seen sharp, or with its
         # shadow), which takes thin strokes of the glyphs too
         for kernel in _HAIRLINES:
-            _, piece_labels, st, cen = components(cv2.morphologyEx(own, cv2.MORPH_OPEN, kernel))
-            st, cen = st[1:], cen[1:]
+            piece_labels, st, cen = _opened(own, kernel)
             # what is left must be a glyph, and a line's worth smaller than the blob (a pip
             # just too big for a glyph is a little smaller opened, and no glyph)
             small_enough = st[:, 4] <= CUT_SHARE * area
@@ -329,17 +334,15 @@ def _opened_further(labels: np.ndarray, stats: np.ndarray, centres: np.ndarray, 
     big = np.flatnonzero(np.maximum(stats[:, 2], stats[:, 3]) > search.max_size)
     if len(big) == 0:
         return stats, centres, ok
-    rest = np.isin(labels, big + 1).astype(np.uint8)
-    _, _, st, cen = components(cv2.morphologyEx(rest, cv2.MORPH_OPEN, _HAIRLINES[1]))
-    st, cen = st[1:], cen[1:]
+    _, st, cen = _opened(np.isin(labels, big + 1).astype(np.uint8), _HAIRLINES[1])
     more = _glyph_sized(st, search) & (st[:, 4] <= most_area)
     return (np.concatenate([stats, st[more]]), np.concatenate([centres, cen[more]]),
             np.concatenate([ok, np.ones(int(more.sum()), bool)]))
 
 
-def _ringed(ii: np.ndarray, stats: np.ndarray, paper_min: float | np.ndarray) -> np.ndarray:
-    """Per component: does card stock make up ``paper_min`` (one share for all, or one
-    per component) of a ring around its box? (``ii``: integral image of the card-stock mask.)"""
+def _ringed(ii: np.ndarray, stats: np.ndarray, paper_min: float) -> np.ndarray:
+    """Per component: does card stock make up ``paper_min`` of a ring around its box?
+    (``ii``: integral image of the card-stock mask.)"""
     hgt, wid = ii.shape[0] - 1, ii.shape[1] - 1
     xs, ys, ws, hs = (stats[:, i] for i in range(4))
     m = np.maximum(ws, hs) // 3 + 2
