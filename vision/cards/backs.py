@@ -88,6 +88,8 @@ class _Mat:
     """The slots' outlines in the whole mat's pixels (their cells are kept from frame to frame)."""
     card_size: tuple[float, float]
     whole_shape: tuple[int, int]
+    faces: tuple[np.ndarray, ...] = ()
+    """The outlines of the face-up cards already read."""
     origin: tuple[int, int] = (0, 0)
     """Where this view of the mat starts in the whole one."""
 
@@ -96,6 +98,7 @@ class _Mat:
         at = np.array([x0, y0], float)
         return replace(self, small=self.small[y0:y1, x0:x1], sheet=self.sheet[y0:y1, x0:x1],
                        read=self.read[y0:y1, x0:x1], markers=tuple(m - at for m in self.markers),
+                       faces=tuple(f - at for f in self.faces),
                        origin=(x0, y0))
 
     def slot_cells(self) -> list[tuple[np.ndarray, int, int, np.ndarray]]:
@@ -182,6 +185,7 @@ def _whole_mat(image: np.ndarray, view: MatView, faces: list[FoundCard]) -> _Mat
         centre = card.centre
         grown = centre + (card.corners - centre) * 1.06
         cv2.fillPoly(read, [np.round(grown * s).astype(np.int32)], 255)
+    outlines = tuple(np.asarray(card.corners, np.float32) * s for card in faces)
     ref = _mat_colour(small, sheet, read)
     # The mat's colour in BGR, from its Lab median (a median of the frame again would cost a millisecond).
     lit_mat = LitMat(cv2.cvtColor(np.clip(np.round(ref), 0, 255).astype(np.uint8).reshape(1, 1, 3),
@@ -192,7 +196,7 @@ def _whole_mat(image: np.ndarray, view: MatView, faces: list[FoundCard]) -> _Mat
     light_mat = float(lit_mat.mat.min()) > LIGHT_MAT * white
     return _Mat(small, sheet, read, ref, lit_mat, white, light_mat,
                 tuple(m * s for m in view.marker_outlines), tuple(q * s for q in view.slot_outlines),
-                (view.card_size_px[0] * s, view.card_size_px[1] * s), (h, w))
+                (view.card_size_px[0] * s, view.card_size_px[1] * s), (h, w), outlines)
 
 
 def _backs(mat: _Mat, paper_fraction: float) -> list[FoundCard]:
@@ -221,8 +225,9 @@ def _backs(mat: _Mat, paper_fraction: float) -> list[FoundCard]:
         grown = centre + (outline - centre) * 1.5  # the marker and its white quiet zone
         cv2.fillPoly(fg, [np.round(grown).astype(np.int32)], 0)
     # Hands, down to a fingertip; not skin-coloured backs (red ones are), which are cards.
-    fg = cv2.bitwise_and(fg, cv2.bitwise_not(cv2.bitwise_or(
-        read, hands(cv2.bitwise_and(skin_mask(small), sheet), HAND_SHARE * card_area))))
+    fg = cv2.bitwise_and(fg, cv2.bitwise_not(hands(cv2.bitwise_and(skin_mask(small), sheet), HAND_SHARE * card_area)))
+    around_faces = fg
+    fg = cv2.bitwise_and(fg, cv2.bitwise_not(read))
     k = max(3, int(cw * 0.12) | 1)
     # For telling neighbouring cards apart, shadows must not bridge the gaps between them:
     # a shadow is the mat darker, a card is lighter (its border) or another colour (its back).
@@ -232,30 +237,138 @@ def _backs(mat: _Mat, paper_fraction: float) -> list[FoundCard]:
     opened = cv2.morphologyEx(cv2.bitwise_and(fg, lit), cv2.MORPH_OPEN,
                               cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
     opened = cv2.bitwise_or(opened, cv2.bitwise_and(fg, inside_borders))  # their own colour may be the mat's, unlit
-    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-    fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-    out = []
+    fg = _smoothed(fg, k)
     glare = LampGlare(small, read, mat.lit_mat, inside_borders)
-    for code, conf, corners in _cards_in_slots(mat, opened, fg, card_area, paper_fraction, glare):
-        out.append(FoundCard(code, conf, corners / s))
+    found = _cards_in_slots(mat, opened, fg, card_area, paper_fraction, glare)
+    found += _cards_in(fg, mat, glare, paper_fraction)
+    if mat.faces:
+        found += _backs_over_faces(around_faces, mat, glare, paper_fraction, k, [box for _, _, box in found])
+    return [FoundCard(code, conf, box / s) for code, conf, box in found]
+
+
+def _smoothed(fg: np.ndarray, k: int) -> np.ndarray:
+    """``fg`` opened and closed k x k: no thin bridges, no notches of print."""
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+    return cv2.morphologyEx(cv2.morphologyEx(fg, cv2.MORPH_OPEN, kernel), cv2.MORPH_CLOSE, kernel)
+
+
+def _cards_in(fg: np.ndarray, mat: _Mat, glare: LampGlare, paper_fraction: float,
+              only: np.ndarray | None = None) -> list[tuple[str | None, float, np.ndarray]]:
+    """The card-shaped blobs of ``fg`` (alone, or touching others: :func:`_touching_cards`),
+    each with its side; with ``only``, just the blobs that hold one of its pixels."""
     contours, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[-2:]
+    out = []
     for c in contours:
-        area = cv2.contourArea(c)
-        if area < 0.6 * card_area or area > 1.7 * card_area:
-            continue
-        (cx, cy), (rw, rh), angle = cv2.minAreaRect(c)
-        short, long_ = sorted((rw, rh))
-        if not (0.75 * cw < short < 1.3 * cw and 0.75 * ch < long_ < 1.3 * ch):
-            continue
-        if area / max(rw * rh, 1) < 0.8:
-            continue
-        box = cv2.boxPoints(((cx, cy), (rw, rh), angle))
-        if glare.covers(box):
-            continue
-        corners = _upright_order(box) / s
-        code, conf = _side(small, box, white, paper_fraction)
-        out.append(FoundCard(code, conf, corners))
+        if only is not None:
+            x, y, w, h = cv2.boundingRect(c)
+            inside = np.zeros((h, w), np.uint8)
+            cv2.drawContours(inside, [c], -1, 255, -1, offset=(-x, -y))
+            if not cv2.countNonZero(cv2.bitwise_and(inside, only[y : y + h, x : x + w])):
+                continue
+        alone = _card_box(c, mat.card_size)
+        for box in [alone] if alone is not None else _touching_cards(c, mat.card_size):
+            if glare.covers(box) or _is_read(box, mat.faces):
+                continue
+            code, conf = _side(mat.small, box, mat.white, paper_fraction)
+            out.append((code, conf, _upright_order(box)))
     return out
+
+
+def _backs_over_faces(fg: np.ndarray, mat: _Mat, glare: LampGlare, paper_fraction: float, k: int,
+                      found: list[np.ndarray]) -> list[tuple[str | None, float, np.ndarray]]:
+    """Cards lying over a face-up card already read, whose index still shows: the face's
+    outline, taken out of the mat to look for cards, took a bite out of them. Looked for
+    again with only the face's own card stock taken out, among the blobs that gained by it;
+    the cards found already are left out."""
+    stock = _read_stock(mat.small, mat.read, mat.white)
+    fg = cv2.bitwise_and(fg, cv2.bitwise_not(stock))
+    for box in found:
+        centre = box.mean(axis=0)
+        cv2.fillPoly(fg, [np.round(centre + (box - centre) * 1.05).astype(np.int32)], 0)
+    fg = _smoothed(fg, k)
+    gained = cv2.bitwise_and(fg, cv2.bitwise_and(mat.read, cv2.bitwise_not(stock)))
+    if not cv2.countNonZero(gained):
+        return []
+    return _cards_in(fg, mat, glare, paper_fraction, only=gained)
+
+
+def _read_stock(small: np.ndarray, read: np.ndarray, white: float) -> np.ndarray:
+    """The card stock of the face-up cards already read (not a back lying over one), and
+    the pixels round it that its edge blends into the mat."""
+    return cv2.bitwise_and(read, cv2.dilate(_card_stock(small, white), np.ones((5, 5), np.uint8)))
+
+
+SAME_CARD = 0.6
+"""A candidate sharing this much of its area with a face-up card already read is that card."""
+
+
+def _is_read(box: np.ndarray, faces: tuple[np.ndarray, ...]) -> bool:
+    """Is the card-shaped ``box`` one of ``faces`` over again? A face in a shadow or under
+    a lamp's tint can be darker than card stock, and what is left of it after its stock is
+    taken out (:func:`_backs_over_faces`), or its slot's look, has its outline."""
+    box = np.asarray(box, np.float32)
+    area = cv2.contourArea(box)
+    for face in faces:
+        face = np.asarray(face, np.float32)
+        shared, _ = cv2.intersectConvexConvex(box, face)
+        if shared >= SAME_CARD * min(area, cv2.contourArea(face)):
+            return True
+    return False
+
+
+def _card_box(contour: np.ndarray, card_size: tuple[float, float]) -> np.ndarray | None:
+    """The (4, 2) box of ``contour`` if it has a card's size and shape, else None."""
+    cw, ch = card_size
+    area = cv2.contourArea(contour)
+    if area < 0.6 * cw * ch or area > 1.7 * cw * ch:
+        return None
+    (cx, cy), (rw, rh), angle = cv2.minAreaRect(contour)
+    short, long_ = sorted((rw, rh))
+    if not (0.75 * cw < short < 1.3 * cw and 0.75 * ch < long_ < 1.3 * ch):
+        return None
+    if area / max(rw * rh, 1) < 0.8:
+        return None
+    return cv2.boxPoints(((cx, cy), (rw, rh), angle))
+
+
+SPLIT_DEPTHS = (0.1, 0.15, 0.2, 0.25, 0.3)
+"""How deep (in card widths) a blob of cards touching is worn away to part them."""
+SPLIT_WHOLE = 0.85
+"""The cards parted out of a blob must make up this much of it."""
+
+
+def _touching_cards(contour: np.ndarray, card_size: tuple[float, float]) -> list[np.ndarray]:
+    """The cards in a blob of cards that touch (scattered backs, corner to corner):
+    worn away from its outline ever deeper until it falls apart, each part grown back
+    as deep within the blob; the parts of a card's size and shape are the cards."""
+    cw, ch = card_size
+    area = cv2.contourArea(contour)
+    if area < 1.2 * cw * ch or area > ROW_OF_BACKS * cw * ch:
+        return []
+    x, y, w, h = cv2.boundingRect(contour)
+    pad = 2
+    blob = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
+    cv2.drawContours(blob, [contour], -1, 255, -1, offset=(pad - x, pad - y))
+    depth = cv2.distanceTransform(blob, cv2.DIST_L2, 3)
+    for share in SPLIT_DEPTHS:
+        r = share * cw
+        n, labels = cv2.connectedComponents((depth > r).astype(np.uint8))
+        if n < 3:
+            continue
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * int(r) + 1,) * 2)
+        found: list[np.ndarray] = []
+        cards = np.zeros_like(blob)
+        for k in range(1, n):
+            part = cv2.bitwise_and(cv2.dilate((labels == k).astype(np.uint8) * 255, disc), blob)
+            outline, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[-2:]
+            box = _card_box(max(outline, key=cv2.contourArea), card_size) if outline else None
+            if box is not None:
+                found.append(box + (x - pad, y - pad))
+                cards[part > 0] = 255
+        # cards and nothing else: not a shadow or a strip of mat that narrows here and there
+        if found and cv2.countNonZero(cards) >= SPLIT_WHOLE * cv2.countNonZero(blob):
+            return found
+    return []
 
 
 ROW_OF_BACKS = 6.0
@@ -366,7 +479,7 @@ def _cards_in_slots(mat: _Mat, opened: np.ndarray, fg: np.ndarray, card_area: fl
         if not 0.6 * card_area < area < 1.3 * card_area or area / max(rw * rh, 1) < 0.85:
             continue
         box = cv2.boxPoints(((cx, cy), (rw, rh), angle))
-        if glare.covers(box):
+        if glare.covers(box) or _is_read(box, mat.faces):
             continue
         cv2.fillPoly(fg, [np.round(centre + (box - centre) * 1.05).astype(np.int32)], 0)
         code, conf = _side(mat.small, box, mat.white, paper_fraction)
@@ -527,17 +640,22 @@ def _side(small: np.ndarray, box: np.ndarray, white: float, paper_fraction: floa
     part, mask = _middle(small, box, 0.6)
     if not mask.any():
         return BACK, 0.5
-    # per pixel by OpenCV (numpy's min and max along the colour axis cost far more)
-    channels = cv2.split(part)
-    bright = cv2.min(cv2.min(channels[0], channels[1]), channels[2])
-    chroma = cv2.subtract(cv2.max(cv2.max(channels[0], channels[1]), channels[2]), bright)
-    stock = cv2.bitwise_and(cv2.threshold(bright, 0.7 * white, 255, cv2.THRESH_BINARY)[1],
-                            cv2.threshold(chroma, 39, 255, cv2.THRESH_BINARY_INV)[1])
+    stock = _card_stock(part, white)
     paper = cv2.mean(stock, mask=mask)[0] / 255
     if paper >= paper_fraction or (
             paper >= PICTURE_PAPER and _many_colours(part[(mask > 0) & (stock == 0)].astype(np.int16))):
         return None, paper
     return BACK, float(np.clip(1.0 - paper / paper_fraction, 0.5, 1.0))
+
+
+def _card_stock(bgr: np.ndarray, white: float) -> np.ndarray:
+    """uint8 0/255: card stock, as bright as 0.7 of the brightest white in view, and grey."""
+    # per pixel by OpenCV (numpy's min and max along the colour axis cost far more)
+    channels = cv2.split(bgr)
+    bright = cv2.min(cv2.min(channels[0], channels[1]), channels[2])
+    chroma = cv2.subtract(cv2.max(cv2.max(channels[0], channels[1]), channels[2]), bright)
+    return cv2.bitwise_and(cv2.threshold(bright, 0.7 * white, 255, cv2.THRESH_BINARY)[1],
+                           cv2.threshold(chroma, 39, 255, cv2.THRESH_BINARY_INV)[1])
 
 
 PICTURE_PAPER = 0.3
