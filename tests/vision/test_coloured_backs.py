@@ -15,6 +15,7 @@ from vision.cards.backs import MatView, find_backs
 from vision.cards.detect import FoundCard
 from vision.mat.games import mat_layout
 from vision.reader import CardReader
+from vision.render.effects import Effects
 from vision.render.faces import STYLES, BackStyle
 from vision.render.table import HandOver, TableState, down, table_scene
 from vision.stability import StabilityGate, hands, skin_mask
@@ -147,6 +148,36 @@ def test_the_mats_colour_is_taken_off_the_faces_already_read():
     found = find_backs(image, view, faces)
     assert [c.code for c in found] == [BACK]
     assert np.abs(found[0].centre - (back[0] + card_w / 2, back[1] + card_h / 2)).max() < 4
+
+
+def test_the_mats_colour_is_not_taken_from_an_arm_across_it():
+    # An arm across a small mat covered half its sheet, and the median fell between skin
+    # and felt: the bare felt looked like cards, and the cards could not be told apart
+    # (training-like seed 2208, session 27).
+    image = np.full((480, 640, 3), (40, 60, 90), np.uint8)  # the table round the mat
+    image[20:460, 20:620] = (58, 92, 38)  # the felt
+    image[20:460, 20:330] = (130, 160, 210)  # an arm, a skin tone
+    card_w, card_h = 63, 88
+    back = (450, 200)
+    image[back[1] : back[1] + card_h, back[0] : back[0] + card_w] = (235, 235, 235)
+    image[back[1] + 3 : back[1] + card_h - 3, back[0] + 3 : back[0] + card_w - 3] = (150, 60, 20)
+    view = MatView(np.array([[20, 20], [620, 20], [620, 460], [20, 460]], float), (), (card_w, card_h))
+    found = find_backs(image, view, [])
+    assert [c.code for c in found] == [BACK]
+    assert np.abs(found[0].centre - (back[0] + card_w / 2, back[1] + card_h / 2)).max() < 4
+
+
+def test_orange_backs_beside_a_hand_are_not_taken_for_it(renderer):
+    # Lit from one side, an orange back is skin-coloured only in part, no card's shape; the
+    # mat's thin print, as skin-coloured where it blends, tied that part to the arm, and the
+    # back lost it (training-like seed 2208, session 27).
+    layout = mat_layout("crocodile", 2, "a2")
+    deck = replace(STYLES["classic"], back=BackStyle((0, 79, 161), pattern="plain", border_mm=2.5))
+    state = TableState(zones={"seat1": [down()] * 4, "discard": ["4c"]}, hands=[HandOver("discard", seat=0)])
+    lamp = Effects(gradient=0.3, gradient_deg=100, shadow_strength=0.45, light_dir=(0.5, 0.03))
+    image = renderer.render(table_scene(layout, state, deck=deck, effects=lamp)).image
+    cards = CardReader(layout).read_image(image).cards
+    assert sorted((c.code, c.zone) for c in cards) == [(BACK, f"seat1/slot{k}") for k in range(4)]
 
 
 def test_a_slot_beyond_the_top_of_the_frame_does_not_stop_the_back_finder():

@@ -51,11 +51,19 @@ def _mat_colour(small: np.ndarray, sheet: np.ndarray, read: np.ndarray) -> np.nd
     sheet with cards), from every third pixel of every third row (plenty for a median, a
     ninth of the work)."""
     sheet, read = sheet[::3, ::3], read[::3, ::3]
-    lab = cv2.cvtColor(np.ascontiguousarray(small[::3, ::3]), cv2.COLOR_BGR2LAB).astype(np.float32)
-    pixels = lab[(sheet > 0) & (read == 0)]
-    if len(pixels) == 0:  # cards all over the sheet: the sheet's, cards and all
+    sample = np.ascontiguousarray(small[::3, ::3])
+    lab = cv2.cvtColor(sample, cv2.COLOR_BGR2LAB).astype(np.float32)
+    # nor skin: an arm across a small mat is a good part of it
+    pixels = lab[(sheet > 0) & (read == 0) & (skin_mask(sample) == 0)]
+    if len(pixels) < MAT_SAMPLE:  # cards (or a skin-coloured mat) all over the sheet
+        pixels = lab[(sheet > 0) & (read == 0)]
+    if len(pixels) < MAT_SAMPLE:
         pixels = lab[sheet > 0]
     return np.median(pixels, axis=0).astype(np.float32)
+
+
+MAT_SAMPLE = 50
+"""Pixels (of every ninth) enough to take the mat's colour from."""
 
 
 WINDOW_REACH = 0.8
@@ -225,7 +233,7 @@ def _backs(mat: _Mat, paper_fraction: float) -> list[FoundCard]:
         grown = centre + (outline - centre) * 1.5  # the marker and its white quiet zone
         cv2.fillPoly(fg, [np.round(grown).astype(np.int32)], 0)
     # Hands, down to a fingertip; not skin-coloured backs (red ones are), which are cards.
-    fg = cv2.bitwise_and(fg, cv2.bitwise_not(hands(cv2.bitwise_and(skin_mask(small), sheet), HAND_SHARE * card_area)))
+    fg = cv2.bitwise_and(fg, cv2.bitwise_not(_hands_on_mat(small, sheet, HAND_SHARE * card_area)))
     around_faces = fg
     fg = cv2.bitwise_and(fg, cv2.bitwise_not(read))
     k = max(3, int(cw * 0.12) | 1)
@@ -244,6 +252,25 @@ def _backs(mat: _Mat, paper_fraction: float) -> list[FoundCard]:
     if mat.faces:
         found += _backs_over_faces(around_faces, mat, glare, paper_fraction, k, [box for _, _, box in found])
     return [FoundCard(code, conf, box / s) for code, conf, box in found]
+
+
+def _hands_on_mat(small: np.ndarray, sheet: np.ndarray, min_area: float) -> np.ndarray:
+    """The hands over the mat (:func:`vision.stability.hands`) that come in over its edge,
+    as an arm does. Of a skin-coloured back (orange, red) lit unevenly only a part is
+    skin-coloured, no card's shape, and the thin lines of the mat's print, as skin-coloured
+    where they blend with the wood round it, tied such parts to an arm: those lines are
+    opened away first."""
+    skin = cv2.morphologyEx(cv2.bitwise_and(skin_mask(small), sheet), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    found = hands(skin, min_area)
+    count, labels = cv2.connectedComponents(found)
+    if count <= 1:
+        return found
+    rim = cv2.bitwise_and(found, cv2.bitwise_xor(sheet, cv2.erode(sheet, np.ones((5, 5), np.uint8))))
+    edge = np.zeros_like(found)
+    edge[:2], edge[-2:], edge[:, :2], edge[:, -2:] = 255, 255, 255, 255
+    rim = cv2.bitwise_or(rim, cv2.bitwise_and(found, edge))
+    arms = np.unique(labels[rim > 0])
+    return np.where(np.isin(labels, arms[arms > 0]), np.uint8(255), np.uint8(0))
 
 
 def _smoothed(fg: np.ndarray, k: int) -> np.ndarray:
