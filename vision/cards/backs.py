@@ -24,6 +24,10 @@ _DISTANCE2 = np.array([[0.5, 1.0, 1.0]], np.float32)
 (shadows and lamps change it; a back's own colour changes hue too)."""
 _CHROMA2 = np.array([[0.0, 1.0, 1.0]], np.float32)
 
+Sighted = tuple[str | None, float, np.ndarray]
+"""A card the back finder sees: BACK or None (a face not read), confidence, upright outline
+in the back finder's pixels."""
+
 WORK_SCALE = 0.5
 """Backs are big: they are looked for at half the frame's size."""
 HAND_SHARE = 0.1
@@ -251,6 +255,8 @@ def _backs(mat: _Mat, paper_fraction: float) -> list[FoundCard]:
     found += _cards_in(fg, mat, glare, paper_fraction)
     if mat.faces:
         found += _backs_over_faces(around_faces, mat, glare, paper_fraction, k, [box for _, _, box in found])
+    if not mat.light_mat:
+        found += _backs_off_stock(around_faces, mat, glare, paper_fraction, k, [box for _, _, box in found])
     return [FoundCard(code, conf, box / s) for code, conf, box in found]
 
 
@@ -280,7 +286,7 @@ def _smoothed(fg: np.ndarray, k: int) -> np.ndarray:
 
 
 def _cards_in(fg: np.ndarray, mat: _Mat, glare: LampGlare, paper_fraction: float,
-              only: np.ndarray | None = None) -> list[tuple[str | None, float, np.ndarray]]:
+              only: np.ndarray | None = None) -> list[Sighted]:
     """The card-shaped blobs of ``fg`` (alone, or touching others: :func:`_touching_cards`),
     each with its side; with ``only``, just the blobs that hold one of its pixels."""
     contours, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[-2:]
@@ -294,7 +300,7 @@ def _cards_in(fg: np.ndarray, mat: _Mat, glare: LampGlare, paper_fraction: float
                 continue
         alone = _card_box(c, mat.card_size)
         for box in [alone] if alone is not None else _touching_cards(c, mat.card_size):
-            if glare.covers(box) or _is_read(box, mat.faces):
+            if glare.covers(box) or _same_card(box, mat.faces):
                 continue
             code, conf = _side(mat.small, box, mat.white, paper_fraction)
             out.append((code, conf, _upright_order(box)))
@@ -302,21 +308,40 @@ def _cards_in(fg: np.ndarray, mat: _Mat, glare: LampGlare, paper_fraction: float
 
 
 def _backs_over_faces(fg: np.ndarray, mat: _Mat, glare: LampGlare, paper_fraction: float, k: int,
-                      found: list[np.ndarray]) -> list[tuple[str | None, float, np.ndarray]]:
+                      found: list[np.ndarray]) -> list[Sighted]:
     """Cards lying over a face-up card already read, whose index still shows: the face's
     outline, taken out of the mat to look for cards, took a bite out of them. Looked for
-    again with only the face's own card stock taken out, among the blobs that gained by it;
-    the cards found already are left out."""
+    again with only the face's own card stock taken out, among the blobs that gained by it."""
     stock = _read_stock(mat.small, mat.read, mat.white)
+    gained = cv2.bitwise_and(mat.read, cv2.bitwise_not(stock))
+    return _looked_again(fg, stock, mat, glare, paper_fraction, k, found, gained)
+
+
+def _backs_off_stock(fg: np.ndarray, mat: _Mat, glare: LampGlare, paper_fraction: float, k: int,
+                     found: list[np.ndarray]) -> list[Sighted]:
+    """Backs lying over or beside a face whose indices they hide (not read, so not taken
+    out): with it they make one blob of no card's shape. Looked for again with all card
+    stock taken out. Not on a light mat, which is as light as card stock: there a hand's
+    shadow, cut out of the mat round it, can take a card's shape."""
+    stock = cv2.dilate(_card_stock(mat.small, mat.white), np.ones((5, 5), np.uint8))
+    return _looked_again(fg, stock, mat, glare, paper_fraction, k, found)
+
+
+def _looked_again(fg: np.ndarray, stock: np.ndarray, mat: _Mat, glare: LampGlare, paper_fraction: float,
+                  k: int, found: list[np.ndarray], only: np.ndarray | None = None) -> list[Sighted]:
+    """The cards of ``fg`` with ``stock`` taken out (in blobs holding a pixel of ``only``,
+    when given), less the cards ``found`` already."""
     fg = cv2.bitwise_and(fg, cv2.bitwise_not(stock))
     for box in found:
         centre = box.mean(axis=0)
         cv2.fillPoly(fg, [np.round(centre + (box - centre) * 1.05).astype(np.int32)], 0)
     fg = _smoothed(fg, k)
-    gained = cv2.bitwise_and(fg, cv2.bitwise_and(mat.read, cv2.bitwise_not(stock)))
-    if not cv2.countNonZero(gained):
-        return []
-    return _cards_in(fg, mat, glare, paper_fraction, only=gained)
+    if only is not None:
+        only = cv2.bitwise_and(fg, only)
+        if not cv2.countNonZero(only):
+            return []
+    again = tuple(np.asarray(box, np.float32) for box in found)
+    return [card for card in _cards_in(fg, mat, glare, paper_fraction, only) if not _same_card(card[2], again)]
 
 
 def _read_stock(small: np.ndarray, read: np.ndarray, white: float) -> np.ndarray:
@@ -326,19 +351,20 @@ def _read_stock(small: np.ndarray, read: np.ndarray, white: float) -> np.ndarray
 
 
 SAME_CARD = 0.6
-"""A candidate sharing this much of its area with a face-up card already read is that card."""
+"""A candidate sharing this much of its area with a card already seen is that card."""
 
 
-def _is_read(box: np.ndarray, faces: tuple[np.ndarray, ...]) -> bool:
-    """Is the card-shaped ``box`` one of ``faces`` over again? A face in a shadow or under
-    a lamp's tint can be darker than card stock, and what is left of it after its stock is
-    taken out (:func:`_backs_over_faces`), or its slot's look, has its outline."""
+def _same_card(box: np.ndarray, cards: tuple[np.ndarray, ...]) -> bool:
+    """Is the card-shaped ``box`` one of ``cards`` (outlines) over again? A face already
+    read, in a shadow or under a lamp's tint, can be darker than card stock, and what is
+    left of it once stock is taken out (:func:`_looked_again`), or its slot's look, has
+    its outline; a card found already can show again once a neighbour's stock is gone."""
     box = np.asarray(box, np.float32)
     area = cv2.contourArea(box)
-    for face in faces:
-        face = np.asarray(face, np.float32)
-        shared, _ = cv2.intersectConvexConvex(box, face)
-        if shared >= SAME_CARD * min(area, cv2.contourArea(face)):
+    for card in cards:
+        card = np.asarray(card, np.float32)
+        shared, _ = cv2.intersectConvexConvex(box, card)
+        if shared >= SAME_CARD * min(area, cv2.contourArea(card)):
             return True
     return False
 
@@ -485,7 +511,7 @@ SLOT_REACH = 1.3
 
 
 def _cards_in_slots(mat: _Mat, opened: np.ndarray, fg: np.ndarray, card_area: float, paper_fraction: float,
-                    glare: LampGlare) -> list[tuple[str | None, float, np.ndarray]]:
+                    glare: LampGlare) -> list[Sighted]:
     """The card lying in each slot, if any. Cards in neighbouring slots lie a few
     millimetres apart and may touch, so each slot is looked at only in its own cell: the
     pixels nearer its centre than any other slot's (and not far out of it). Found cards are
@@ -506,7 +532,7 @@ def _cards_in_slots(mat: _Mat, opened: np.ndarray, fg: np.ndarray, card_area: fl
         if not 0.6 * card_area < area < 1.3 * card_area or area / max(rw * rh, 1) < 0.85:
             continue
         box = cv2.boxPoints(((cx, cy), (rw, rh), angle))
-        if glare.covers(box) or _is_read(box, mat.faces):
+        if glare.covers(box) or _same_card(box, mat.faces):
             continue
         cv2.fillPoly(fg, [np.round(centre + (box - centre) * 1.05).astype(np.int32)], 0)
         code, conf = _side(mat.small, box, mat.white, paper_fraction)
