@@ -85,11 +85,48 @@ def test_calibration_is_kept_when_markers_are_covered(renderer):
     covered = renderer.render(Scene(camera, tuple(cover_markers(layout, keep=2)), layout=layout, effects=NOISY))
     kept = calibrator.update(covered.image, t_ns=2)
     assert kept.state == KEPT and kept.ok
+    assert calibrator.searches == 1  # the two left lie where it puts them: no search for more
     assert len(kept.markers_seen) == 2 and "2 of the mat's 8 markers seen" in kept.reason
     assert np.array_equal(kept.image_to_mat, first.image_to_mat) and kept.t_ns == 1
     # With three markers left it is fresh again.
     three = renderer.render(Scene(camera, tuple(cover_markers(layout, keep=3)), layout=layout, effects=NOISY))
     assert calibrator.update(three.image, t_ns=3).state == FRESH
+
+
+def _cover_all_but(layout, keep: tuple[int, ...]) -> tuple[CardPlacement, ...]:
+    return tuple(CardPlacement("BACK", m.x + m.size / 2, m.y + m.size / 2, 15, face_up=False)
+                 for m in layout.markers if m.id not in keep)
+
+
+def _pairs_by_distance(layout) -> list[tuple[int, int]]:
+    centre = {m.id: np.array([m.x + m.size / 2, m.y + m.size / 2]) for m in layout.markers}
+    pairs = [(a.id, b.id) for i, a in enumerate(layout.markers) for b in layout.markers[i + 1:]]
+    return sorted(pairs, key=lambda p: float(np.hypot(*(centre[p[0]] - centre[p[1]]))))
+
+
+def test_two_markers_at_opposite_ends_of_the_mat_calibrate_it(renderer):
+    # Hands or cards over the others before any calibration: two far apart still place
+    # every card (training-like still frames: 8 of 340 saw only two, such a pair).
+    layout = mat_layout("crocodile", 4, "a2")
+    camera = overhead_camera(layout.size_mm, (1280, 720), tilt_deg=10, pan_deg=-6)
+    far = _pairs_by_distance(layout)[-1]
+    cards = _cover_all_but(layout, far) + tuple(table_scene(layout, busy_state(layout)).cards)
+    rendered = renderer.render(Scene(camera, cards, layout=layout, effects=NOISY))
+    calibration = MatCalibrator(layout).update(rendered.image, t_ns=4)
+    assert calibration.state == FRESH and calibration.markers_seen == tuple(sorted(far))
+    for truth in rendered.truth[len(layout.markers) - 2:]:
+        x, y = calibration.to_mat(quad_centre(truth.corners)[None])[0]
+        assert np.hypot(x - truth.mat_xy[0], y - truth.mat_xy[1]) < 3.0
+        assert layout.zone_at(x, y) == truth.zone
+
+
+def test_two_markers_side_by_side_do_not(renderer):
+    layout = mat_layout("crocodile", 4, "a2")
+    near = _pairs_by_distance(layout)[0]
+    rendered = renderer.render(Scene(overhead_camera(layout.size_mm, (1280, 720)), _cover_all_but(layout, near),
+                                     layout=layout, effects=NOISY))
+    calibration = MatCalibrator(layout).update(rendered.image)
+    assert calibration.state == NONE and "2 of the mat's 8 markers seen, 3 needed" in calibration.reason
 
 
 def test_a_bumped_camera_recalibrates_by_itself(renderer):
