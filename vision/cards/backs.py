@@ -257,6 +257,9 @@ def _backs(mat: _Mat, paper_fraction: float) -> list[FoundCard]:
         found += _backs_over_faces(around_faces, mat, glare, paper_fraction, k, [box for _, _, box in found])
     if not mat.light_mat:
         found += _backs_off_stock(around_faces, mat, glare, paper_fraction, k, [box for _, _, box in found])
+    # Last, what is lit or of another colour only: a shadow, as far from a light mat's grey
+    # as a back, can make one blob with it.
+    found += _looked_again(opened, np.zeros_like(opened), mat, glare, paper_fraction, k, [box for _, _, box in found])
     return [FoundCard(code, conf, box / s) for code, conf, box in found]
 
 
