@@ -9,7 +9,7 @@ a back is printed all over.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 import cv2
@@ -305,6 +305,8 @@ def _cards_in(fg: np.ndarray, mat: _Mat, glare: LampGlare, paper_fraction: float
         for box in [alone] if alone is not None else _touching_cards(c, mat.card_size):
             if glare.covers(box) or _same_card(box, mat.faces):
                 continue
+            if alone is None and glare.mat_share(box) > MAT_IN_PART:
+                continue  # a card fitted into a blob of cards and the mat round them
             code, conf = _side(mat.small, box, mat.white, paper_fraction)
             out.append((code, conf, _upright_order(box)))
     return out
@@ -394,9 +396,10 @@ SPLIT_WHOLE = 0.85
 
 
 def _touching_cards(contour: np.ndarray, card_size: tuple[float, float]) -> list[np.ndarray]:
-    """The cards in a blob of cards that touch (scattered backs, corner to corner):
-    worn away from its outline ever deeper until it falls apart, each part grown back
-    as deep within the blob; the parts of a card's size and shape are the cards."""
+    """The cards in a blob of cards that touch or overlap (scattered backs), if cards and
+    nothing else make it up (SPLIT_WHOLE: not a shadow, or a strip of mat that narrows here
+    and there): parted where they only touch (:func:`_parted`), else fitted to the blob's
+    square corners (:func:`_cornered`)."""
     cw, ch = card_size
     area = cv2.contourArea(contour)
     if area < 1.2 * cw * ch or area > ROW_OF_BACKS * cw * ch:
@@ -405,9 +408,23 @@ def _touching_cards(contour: np.ndarray, card_size: tuple[float, float]) -> list
     pad = 2
     blob = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
     cv2.drawContours(blob, [contour], -1, 255, -1, offset=(pad - x, pad - y))
+    whole = SPLIT_WHOLE * cv2.countNonZero(blob)
+    for found, cards in _parted(blob, card_size):
+        if found and cv2.countNonZero(cards) >= whole:
+            return [box + (x - pad, y - pad) for box in found]
+    found, cards = _cornered(blob, contour - (x - pad, y - pad), card_size)
+    if found and cv2.countNonZero(cv2.bitwise_and(cards, blob)) >= whole:
+        return [box + (x - pad, y - pad) for box in found]
+    return []
+
+
+def _parted(blob: np.ndarray, card_size: tuple[float, float]) -> Iterator[tuple[list[np.ndarray], np.ndarray]]:
+    """Cards that only touch: the blob worn away from its outline ever deeper until it falls
+    apart, each part grown back as deep within it; the parts of a card's size and shape,
+    and where they lie, at each depth."""
     depth = cv2.distanceTransform(blob, cv2.DIST_L2, 3)
     for share in SPLIT_DEPTHS:
-        r = share * cw
+        r = share * card_size[0]
         n, labels = cv2.connectedComponents((depth > r).astype(np.uint8))
         if n < 3:
             continue
@@ -419,12 +436,76 @@ def _touching_cards(contour: np.ndarray, card_size: tuple[float, float]) -> list
             outline, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[-2:]
             box = _card_box(max(outline, key=cv2.contourArea), card_size) if outline else None
             if box is not None:
-                found.append(box + (x - pad, y - pad))
+                found.append(box)
                 cards[part > 0] = 255
-        # cards and nothing else: not a shadow or a strip of mat that narrows here and there
-        if found and cv2.countNonZero(cards) >= SPLIT_WHOLE * cv2.countNonZero(blob):
-            return found
-    return []
+        yield found, cards
+
+
+MAT_IN_PART = 0.3
+"""A card parted out of a blob, or fitted in it, may show this much of the mat's colour (a
+lamp's glare, the gap between slots) at most."""
+CORNER_COS = 0.2
+"""A blob's corner is a card's when its two sides meet within about 12 degrees of square."""
+CARD_INSIDE = 0.92
+"""Share of a card fitted at a corner that must lie in the blob."""
+
+
+def _square_corners(contour: np.ndarray, cw: float) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The outline's corners whose two sides, each a third of a card wide or longer, meet
+    square: (corner, one side, the other). The outline is simplified at two
+    tolerances: a card's rounded corner is two short sides at the finer one."""
+    for tolerance in (0.04, 0.1):
+        poly = cv2.approxPolyDP(contour, tolerance * cw, True).reshape(-1, 2).astype(np.float64)
+        for i, corner in enumerate(poly):
+            a, b = poly[i - 1] - corner, poly[(i + 1) % len(poly)] - corner
+            la, lb = float(np.hypot(*a)), float(np.hypot(*b))
+            if min(la, lb) >= 0.3 * cw and abs(a @ b) / (la * lb) <= CORNER_COS:
+                yield corner, a, b
+
+
+def _card_sides(la: float, lb: float, card_size: tuple[float, float]) -> list[tuple[float, float]]:
+    """A card's two sides along a corner's two sides (``la``, ``lb`` long), either way
+    round. A card's size in the image changes across it by some per cent (the camera's
+    tilt): a side the corner shows whole, within a fifth of the card's, is taken as it
+    shows, and the other scaled alike when the corner does not show it whole."""
+    out = []
+    for sa, sb in (card_size, card_size[::-1]):
+        whole_a, whole_b = 0.8 * sa <= la <= 1.15 * sa, 0.8 * sb <= lb <= 1.15 * sb
+        scale = la / sa if whole_a else lb / sb if whole_b else 1.0
+        out.append((la if whole_a else sa * scale, lb if whole_b else sb * scale))
+    return out
+
+
+def _cornered(blob: np.ndarray, contour: np.ndarray, card_size: tuple[float, float]
+              ) -> tuple[list[np.ndarray], np.ndarray]:
+    """Cards that overlap: the top card shows its four corners, the ones under it some.
+    At every square corner of the blob's outline a card is fitted along the corner's two
+    sides, either way round; those lying in the blob are taken, the fullest first, each
+    unless it is mostly a card taken already. A fit whose side stops short of the blob's
+    straight side along it comes after those that do not (two cards end to end, or the
+    card turned the other way). The cards, and where they lie."""
+    fits = []
+    for corner, a, b in _square_corners(contour, card_size[0]):
+        la, lb = float(np.hypot(*a)), float(np.hypot(*b))
+        ua, ub = a / la, b / lb
+        for sa, sb in _card_sides(la, lb, card_size):
+            box = np.array([corner, corner + sa * ua, corner + sa * ua + sb * ub, corner + sb * ub], np.float32)
+            drawn = np.zeros_like(blob)
+            cv2.fillConvexPoly(drawn, np.round(box).astype(np.int32), 255)
+            inside = cv2.countNonZero(cv2.bitwise_and(drawn, blob)) / max(cv2.countNonZero(drawn), 1)
+            if inside >= CARD_INSIDE:
+                short = int(la > 1.15 * sa) + int(lb > 1.15 * sb)
+                fits.append((short, -inside, box))
+    found: list[np.ndarray] = []
+    cards = np.zeros_like(blob)
+    for *_, box in sorted(fits, key=lambda f: f[:2]):
+        drawn = np.zeros_like(blob)
+        cv2.fillConvexPoly(drawn, np.round(box).astype(np.int32), 255)
+        # mostly cards taken already (one of them, or two it straddles): none of its own
+        if cv2.countNonZero(cv2.bitwise_and(drawn, cards)) < SAME_CARD * cv2.countNonZero(drawn):
+            found.append(box)
+            cards = cv2.bitwise_or(cards, drawn)
+    return found, cards
 
 
 ROW_OF_BACKS = 6.0
@@ -624,6 +705,13 @@ class LampGlare:
         near = cv2.dilate(self._read[ya : min(hgt, y1 + r), xa : min(wid, x1 + r)], _EDGE_KERNEL)
         near = near[y0 - ya : y1 - ya, x0 - xa : x1 - xa]
         return self.small[y0:y1, x0:x1], (mask > 0) & (near == 0)
+
+    def mat_share(self, box: np.ndarray) -> float:
+        """How much of the candidate's middle (``box``, half-size pixels) is the mat's colour
+        under some light."""
+        part, free = self._part(box, 0.7)
+        pixels = part[free].astype(np.float32)[::4]
+        return float(np.mean(self.lit_mat.distance(pixels) < LIT_MAT_DISTANCE)) if len(pixels) else 0.0
 
     def covers(self, box: np.ndarray) -> bool:
         """Is this card-shaped candidate (``box``, half-size pixels) a lamp's glare?"""
