@@ -302,7 +302,7 @@ def _cards_in(fg: np.ndarray, mat: _Mat, glare: LampGlare, paper_fraction: float
             if not cv2.countNonZero(cv2.bitwise_and(inside, only[y : y + h, x : x + w])):
                 continue
         alone = _card_box(c, mat.card_size)
-        for box in [alone] if alone is not None else _touching_cards(c, mat.card_size):
+        for box in [alone] if alone is not None else _touching_cards(c, mat.card_size, mat.read):
             if glare.covers(box) or _same_card(box, mat.faces):
                 continue
             if alone is None and glare.mat_share(box) > MAT_IN_PART:
@@ -395,11 +395,12 @@ SPLIT_WHOLE = 0.85
 """The cards parted out of a blob must make up this much of it."""
 
 
-def _touching_cards(contour: np.ndarray, card_size: tuple[float, float]) -> list[np.ndarray]:
+def _touching_cards(contour: np.ndarray, card_size: tuple[float, float], read: np.ndarray) -> list[np.ndarray]:
     """The cards in a blob of cards that touch or overlap (scattered backs), if cards and
     nothing else make it up (SPLIT_WHOLE: not a shadow, or a strip of mat that narrows here
     and there): parted where they only touch (:func:`_parted`), else fitted to the blob's
-    square corners (:func:`_cornered`)."""
+    square corners (:func:`_cornered`), where a piece left beside a face already read
+    (``read``), a card's size at most, counts as more of a card the face lies over."""
     cw, ch = card_size
     area = cv2.contourArea(contour)
     if area < 1.2 * cw * ch or area > ROW_OF_BACKS * cw * ch:
@@ -413,9 +414,28 @@ def _touching_cards(contour: np.ndarray, card_size: tuple[float, float]) -> list
         if found and cv2.countNonZero(cards) >= whole:
             return [box + (x - pad, y - pad) for box in found]
     found, cards = _cornered(blob, contour - (x - pad, y - pad), card_size)
+    # what is left beside faces already read: more of a card they lie over
+    faces = np.zeros_like(blob)
+    hgt, wid = read.shape[:2]
+    x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(wid, x + w + pad), min(hgt, y + h + pad)
+    faces[y0 - (y - pad) : y1 - (y - pad), x0 - (x - pad) : x1 - (x - pad)] = read[y0:y1, x0:x1]
+    beside = cv2.dilate(faces, np.ones((2 * FACE_REACH + 1,) * 2, np.uint8))
+    cards = cv2.bitwise_or(cards, _pieces_touching(cv2.subtract(blob, cards), beside, 1.0 * cw * ch))
     if found and cv2.countNonZero(cv2.bitwise_and(cards, blob)) >= whole:
         return [box + (x - pad, y - pad) for box in found]
     return []
+
+
+FACE_REACH = 3
+"""Pixels (half size) between a face already read and what it lies over."""
+
+
+def _pieces_touching(left: np.ndarray, where: np.ndarray, most: float) -> np.ndarray:
+    """The connected pieces of ``left`` that touch ``where``, of at most ``most`` pixels."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(left)
+    touching = np.unique(labels[(where > 0) & (left > 0)])
+    small = touching[(touching > 0) & (stats[touching, cv2.CC_STAT_AREA] <= most)]
+    return np.where(np.isin(labels, small), np.uint8(255), np.uint8(0))
 
 
 def _parted(blob: np.ndarray, card_size: tuple[float, float]) -> Iterator[tuple[list[np.ndarray], np.ndarray]]:
