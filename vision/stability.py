@@ -82,11 +82,17 @@ class StabilityReport:
     """Fraction of the grid's cells that moved since the previous frame."""
 
 
+SKIN_DARKEST = 25
+"""The darkest skin counted (luma, 0-255). The classic box starts at 50, and a dark hand
+in a dim room fell under it (the renderer's darkest tone at half the light: 42): the gate
+settled with the hand resting there, where it waited for a lighter one (session 27)."""
+
+
 def skin_mask(bgr: np.ndarray) -> np.ndarray:
     """Skin-coloured pixels (YCrCb box, the classic one: card inks and felt fall outside,
     but so do not all backs: see :func:`hands`)."""
     ycrcb = cv2.cvtColor(bgr, cv2.COLOR_BGR2YCrCb)
-    return cv2.inRange(ycrcb, (50, 136, 80), (255, 175, 130))
+    return cv2.inRange(ycrcb, (SKIN_DARKEST, 136, 80), (255, 175, 130))
 
 
 SKIN_SOLID = 0.7

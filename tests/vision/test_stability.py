@@ -9,6 +9,7 @@ import pytest
 from vision.frame import Frame
 from vision.mat import mat_layout
 from vision.render.effects import Effects, Glare
+from vision.render.hands import SKIN_TONES
 from vision.render.table import HandOver, TableState, down, table_scene
 from vision.stability import Region, StabilityGate, changed_zones
 
@@ -91,6 +92,19 @@ def test_a_hand_resting_over_the_table_never_settles(renderer, layout):
     # Once the hand has gone, the new card is believed.
     after = run(gate, frames(renderer, layout, MORE, 4, seed=30))
     assert any(r.settled for r in after)
+
+
+@pytest.mark.parametrize("light", [1.0, 0.5, 0.4])
+@pytest.mark.parametrize("tone", [SKIN_TONES[0], SKIN_TONES[3], SKIN_TONES[4]])
+def test_a_hand_of_any_skin_tone_resting_in_a_dim_room_never_settles(renderer, layout, tone, light):
+    # The darkest tones in a dim room fell under the skin test's darkest luma and the gate
+    # settled with the hand there, where it waited for a lighter hand (session 27).
+    gate = StabilityGate(stable_frames=3)
+    run(gate, frames(renderer, layout, BASE, 5, brightness=light))
+    hand = [HandOver("discard", seat=0, offset_mm=(40, 0), skin=tone)]
+    reports = run(gate, frames(renderer, layout, MORE, 8, hands=hand, seed=20, brightness=light))
+    assert not any(r.settled for r in reports)
+    assert reports[-1].reason == "hand"
 
 
 def test_glare_and_a_soft_frame_do_not_change_the_reading(renderer, layout):
