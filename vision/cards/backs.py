@@ -271,15 +271,11 @@ def _hands_on_mat(small: np.ndarray, sheet: np.ndarray, min_area: float) -> np.n
     opened away first."""
     skin = cv2.morphologyEx(cv2.bitwise_and(skin_mask(small), sheet), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     found = hands(skin, min_area)
-    count, labels = cv2.connectedComponents(found)
-    if count <= 1:
+    if not found.any():
         return found
-    rim = cv2.bitwise_and(found, cv2.bitwise_xor(sheet, cv2.erode(sheet, np.ones((5, 5), np.uint8))))
-    edge = np.zeros_like(found)
-    edge[:2], edge[-2:], edge[:, :2], edge[:, -2:] = 255, 255, 255, 255
-    rim = cv2.bitwise_or(rim, cv2.bitwise_and(found, edge))
-    arms = np.unique(labels[rim > 0])
-    return np.where(np.isin(labels, arms[arms > 0]), np.uint8(255), np.uint8(0))
+    rim = cv2.bitwise_xor(sheet, cv2.erode(sheet, np.ones((5, 5), np.uint8)))
+    rim[:2], rim[-2:], rim[:, :2], rim[:, -2:] = 255, 255, 255, 255  # the frame's edge too
+    return _pieces_touching(found, rim, float("inf"))
 
 
 def _smoothed(fg: np.ndarray, k: int) -> np.ndarray:
