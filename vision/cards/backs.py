@@ -324,7 +324,7 @@ def _backs_off_stock(fg: np.ndarray, mat: _Mat, glare: LampGlare, paper_fraction
     out): with it they make one blob of no card's shape. Looked for again with all card
     stock taken out. Not on a light mat, which is as light as card stock: there a hand's
     shadow, cut out of the mat round it, can take a card's shape."""
-    stock = cv2.dilate(_card_stock(mat.small, mat.white), np.ones((5, 5), np.uint8))
+    stock = cv2.dilate(_card_stock(mat.small, mat.white), STOCK_MARGIN)
     return _looked_again(fg, stock, mat, glare, paper_fraction, k, found)
 
 
@@ -332,11 +332,13 @@ def _looked_again(fg: np.ndarray, stock: np.ndarray, mat: _Mat, glare: LampGlare
                   k: int, found: list[np.ndarray], only: np.ndarray | None = None) -> list[Sighted]:
     """The cards of ``fg`` with ``stock`` taken out (in blobs holding a pixel of ``only``,
     when given), less the cards ``found`` already."""
-    fg = cv2.bitwise_and(fg, cv2.bitwise_not(stock))
+    fg = fg.copy()
     for box in found:
         centre = box.mean(axis=0)
         cv2.fillPoly(fg, [np.round(centre + (box - centre) * 1.05).astype(np.int32)], 0)
-    fg = _smoothed(fg, k)
+    # the margin that stock's blending edge took (STOCK_MARGIN) given back: a bordered back
+    # left without its border is some 0.6 of a card, at the edge of a card's size
+    fg = cv2.bitwise_and(cv2.dilate(_smoothed(cv2.bitwise_and(fg, cv2.bitwise_not(stock)), k), STOCK_MARGIN), fg)
     if only is not None:
         only = cv2.bitwise_and(fg, only)
         if not cv2.countNonZero(only):
@@ -345,10 +347,14 @@ def _looked_again(fg: np.ndarray, stock: np.ndarray, mat: _Mat, glare: LampGlare
     return [card for card in _cards_in(fg, mat, glare, paper_fraction, only) if not _same_card(card[2], again)]
 
 
+STOCK_MARGIN = np.ones((5, 5), np.uint8)
+"""Card stock is taken out with the pixels round it that its edge blends into the mat."""
+
+
 def _read_stock(small: np.ndarray, read: np.ndarray, white: float) -> np.ndarray:
     """The card stock of the face-up cards already read (not a back lying over one), and
     the pixels round it that its edge blends into the mat."""
-    return cv2.bitwise_and(read, cv2.dilate(_card_stock(small, white), np.ones((5, 5), np.uint8)))
+    return cv2.bitwise_and(read, cv2.dilate(_card_stock(small, white), STOCK_MARGIN))
 
 
 SAME_CARD = 0.6
