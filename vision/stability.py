@@ -89,8 +89,8 @@ settled with the hand resting there, where it waited for a lighter one (session 
 
 
 def skin_mask(bgr: np.ndarray) -> np.ndarray:
-    """Skin-coloured pixels (YCrCb box, the classic one: card inks and felt fall outside,
-    but so do not all backs: see :func:`hands`)."""
+    """Skin-coloured pixels (the classic YCrCb box, down to darker skin: SKIN_DARKEST; card
+    inks and felt fall outside, but so do not all backs: see :func:`hands`)."""
     ycrcb = cv2.cvtColor(bgr, cv2.COLOR_BGR2YCrCb)
     return cv2.inRange(ycrcb, (SKIN_DARKEST, 136, 80), (255, 175, 130))
 

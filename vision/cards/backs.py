@@ -49,16 +49,15 @@ class MatView:
     each slot is looked at on its own first."""
 
 
-def _mat_colour(small: np.ndarray, sheet: np.ndarray, read: np.ndarray) -> np.ndarray:
+def _mat_colour(small: np.ndarray, sheet: np.ndarray, read: np.ndarray, skin: np.ndarray) -> np.ndarray:
     """The mat's own colour (Lab): the median of the sheet off the face-up cards already
     read (``read``; mostly empty mat then, even under a Crapô layout that covers most of the
     sheet with cards), from every third pixel of every third row (plenty for a median, a
     ninth of the work)."""
-    sheet, read = sheet[::3, ::3], read[::3, ::3]
-    sample = np.ascontiguousarray(small[::3, ::3])
-    lab = cv2.cvtColor(sample, cv2.COLOR_BGR2LAB).astype(np.float32)
+    sheet, read, skin = sheet[::3, ::3], read[::3, ::3], skin[::3, ::3]
+    lab = cv2.cvtColor(np.ascontiguousarray(small[::3, ::3]), cv2.COLOR_BGR2LAB).astype(np.float32)
     # nor skin: an arm across a small mat is a good part of it
-    pixels = lab[(sheet > 0) & (read == 0) & (skin_mask(sample) == 0)]
+    pixels = lab[(sheet > 0) & (read == 0) & (skin == 0)]
     if len(pixels) < MAT_SAMPLE:  # cards (or a skin-coloured mat) all over the sheet
         pixels = lab[(sheet > 0) & (read == 0)]
     if len(pixels) < MAT_SAMPLE:
@@ -100,6 +99,8 @@ class _Mat:
     """The slots' outlines in the whole mat's pixels (their cells are kept from frame to frame)."""
     card_size: tuple[float, float]
     whole_shape: tuple[int, int]
+    skin: np.ndarray
+    """Skin-coloured pixels (:func:`vision.stability.skin_mask`), uint8 0/255."""
     faces: tuple[np.ndarray, ...] = ()
     """The outlines of the face-up cards already read."""
     origin: tuple[int, int] = (0, 0)
@@ -111,6 +112,7 @@ class _Mat:
         return replace(self, small=self.small[y0:y1, x0:x1], sheet=self.sheet[y0:y1, x0:x1],
                        read=self.read[y0:y1, x0:x1], markers=tuple(m - at for m in self.markers),
                        faces=tuple(f - at for f in self.faces),
+                       skin=self.skin[y0:y1, x0:x1],
                        origin=(x0, y0))
 
     def slot_cells(self) -> list[tuple[np.ndarray, int, int, np.ndarray]]:
@@ -198,7 +200,8 @@ def _whole_mat(image: np.ndarray, view: MatView, faces: list[FoundCard]) -> _Mat
         grown = centre + (card.corners - centre) * 1.06
         cv2.fillPoly(read, [np.round(grown * s).astype(np.int32)], 255)
     outlines = tuple(np.asarray(card.corners, np.float32) * s for card in faces)
-    ref = _mat_colour(small, sheet, read)
+    skin = skin_mask(small)
+    ref = _mat_colour(small, sheet, read, skin)
     # The mat's colour in BGR, from its Lab median (a median of the frame again would cost a millisecond).
     lit_mat = LitMat(cv2.cvtColor(np.clip(np.round(ref), 0, 255).astype(np.uint8).reshape(1, 1, 3),
                                   cv2.COLOR_LAB2BGR)[0, 0])
@@ -208,7 +211,7 @@ def _whole_mat(image: np.ndarray, view: MatView, faces: list[FoundCard]) -> _Mat
     light_mat = float(lit_mat.mat.min()) > LIGHT_MAT * white
     return _Mat(small, sheet, read, ref, lit_mat, white, light_mat,
                 tuple(m * s for m in view.marker_outlines), tuple(q * s for q in view.slot_outlines),
-                (view.card_size_px[0] * s, view.card_size_px[1] * s), (h, w), outlines)
+                (view.card_size_px[0] * s, view.card_size_px[1] * s), (h, w), skin, outlines)
 
 
 def _backs(mat: _Mat, paper_fraction: float) -> list[FoundCard]:
@@ -237,7 +240,7 @@ def _backs(mat: _Mat, paper_fraction: float) -> list[FoundCard]:
         grown = centre + (outline - centre) * 1.5  # the marker and its white quiet zone
         cv2.fillPoly(fg, [np.round(grown).astype(np.int32)], 0)
     # Hands, down to a fingertip; not skin-coloured backs (red ones are), which are cards.
-    fg = cv2.bitwise_and(fg, cv2.bitwise_not(_hands_on_mat(small, sheet, HAND_SHARE * card_area)))
+    fg = cv2.bitwise_and(fg, cv2.bitwise_not(_hands_on_mat(mat.skin, sheet, HAND_SHARE * card_area)))
     around_faces = fg
     fg = cv2.bitwise_and(fg, cv2.bitwise_not(read))
     k = max(3, int(cw * 0.12) | 1)
@@ -253,24 +256,29 @@ def _backs(mat: _Mat, paper_fraction: float) -> list[FoundCard]:
     glare = LampGlare(small, read, mat.lit_mat, inside_borders)
     found = _cards_in_slots(mat, opened, fg, card_area, paper_fraction, glare)
     found += _cards_in(fg, mat, glare, paper_fraction)
-    if mat.faces:
-        found += _backs_over_faces(around_faces, mat, glare, paper_fraction, k, [box for _, _, box in found])
-    if not mat.light_mat:
-        found += _backs_off_stock(around_faces, mat, glare, paper_fraction, k, [box for _, _, box in found])
+    if mat.faces or not mat.light_mat:
+        # card stock, with the pixels round it that its edge blends into the mat
+        stock = cv2.dilate(_card_stock(small, white), STOCK_MARGIN)
+        if mat.faces:
+            found += _backs_over_faces(around_faces, stock, mat, glare, paper_fraction, k,
+                                       [box for _, _, box in found])
+        if not mat.light_mat:
+            found += _backs_off_stock(around_faces, stock, mat, glare, paper_fraction, k,
+                                      [box for _, _, box in found])
     # Last, what is lit or of another colour only: a shadow, as far from a light mat's grey
     # as a back, can make one blob with it.
     found += _looked_again(opened, np.zeros_like(opened), mat, glare, paper_fraction, k, [box for _, _, box in found])
     return [FoundCard(code, conf, box / s) for code, conf, box in found]
 
 
-def _hands_on_mat(small: np.ndarray, sheet: np.ndarray, min_area: float) -> np.ndarray:
+def _hands_on_mat(skin: np.ndarray, sheet: np.ndarray, min_area: float) -> np.ndarray:
     """The hands over the mat (:func:`vision.stability.hands`) that come in over its edge,
     as an arm does. Of a skin-coloured back (orange, red) lit unevenly only a part is
     skin-coloured, no card's shape, and the thin lines of the mat's print, as skin-coloured
     where they blend with the wood round it, tied such parts to an arm: those lines are
     opened away first."""
-    skin = cv2.morphologyEx(cv2.bitwise_and(skin_mask(small), sheet), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    found = hands(skin, min_area)
+    found = hands(cv2.morphologyEx(cv2.bitwise_and(skin, sheet), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)),
+                  min_area)
     if not found.any():
         return found
     rim = cv2.bitwise_xor(sheet, cv2.erode(sheet, np.ones((5, 5), np.uint8)))
@@ -308,23 +316,23 @@ def _cards_in(fg: np.ndarray, mat: _Mat, glare: LampGlare, paper_fraction: float
     return out
 
 
-def _backs_over_faces(fg: np.ndarray, mat: _Mat, glare: LampGlare, paper_fraction: float, k: int,
-                      found: list[np.ndarray]) -> list[Sighted]:
+def _backs_over_faces(fg: np.ndarray, stock: np.ndarray, mat: _Mat, glare: LampGlare, paper_fraction: float,
+                      k: int, found: list[np.ndarray]) -> list[Sighted]:
     """Cards lying over a face-up card already read, whose index still shows: the face's
     outline, taken out of the mat to look for cards, took a bite out of them. Looked for
-    again with only the face's own card stock taken out, among the blobs that gained by it."""
-    stock = _read_stock(mat.small, mat.read, mat.white)
-    gained = cv2.bitwise_and(mat.read, cv2.bitwise_not(stock))
-    return _looked_again(fg, stock, mat, glare, paper_fraction, k, found, gained)
+    again with only the face's own card stock (``stock``: all of it in view) taken out, among
+    the blobs that gained by it."""
+    own = cv2.bitwise_and(mat.read, stock)
+    gained = cv2.bitwise_and(mat.read, cv2.bitwise_not(own))
+    return _looked_again(fg, own, mat, glare, paper_fraction, k, found, gained)
 
 
-def _backs_off_stock(fg: np.ndarray, mat: _Mat, glare: LampGlare, paper_fraction: float, k: int,
-                     found: list[np.ndarray]) -> list[Sighted]:
+def _backs_off_stock(fg: np.ndarray, stock: np.ndarray, mat: _Mat, glare: LampGlare, paper_fraction: float,
+                     k: int, found: list[np.ndarray]) -> list[Sighted]:
     """Backs lying over or beside a face whose indices they hide (not read, so not taken
     out): with it they make one blob of no card's shape. Looked for again with all card
     stock taken out. Not on a light mat, which is as light as card stock: there a hand's
     shadow, cut out of the mat round it, can take a card's shape."""
-    stock = cv2.dilate(_card_stock(mat.small, mat.white), STOCK_MARGIN)
     return _looked_again(fg, stock, mat, glare, paper_fraction, k, found)
 
 
@@ -343,18 +351,11 @@ def _looked_again(fg: np.ndarray, stock: np.ndarray, mat: _Mat, glare: LampGlare
         only = cv2.bitwise_and(fg, only)
         if not cv2.countNonZero(only):
             return []
-    again = tuple(np.asarray(box, np.float32) for box in found)
-    return [card for card in _cards_in(fg, mat, glare, paper_fraction, only) if not _same_card(card[2], again)]
+    return [card for card in _cards_in(fg, mat, glare, paper_fraction, only) if not _same_card(card[2], tuple(found))]
 
 
 STOCK_MARGIN = np.ones((5, 5), np.uint8)
 """Card stock is taken out with the pixels round it that its edge blends into the mat."""
-
-
-def _read_stock(small: np.ndarray, read: np.ndarray, white: float) -> np.ndarray:
-    """The card stock of the face-up cards already read (not a back lying over one), and
-    the pixels round it that its edge blends into the mat."""
-    return cv2.bitwise_and(read, cv2.dilate(_card_stock(small, white), STOCK_MARGIN))
 
 
 SAME_CARD = 0.6
@@ -561,12 +562,9 @@ def _inside_borders(small: np.ndarray, white: float, light_mat: bool, card_area:
     (``light_mat``) only holes count: there the mat itself, between dark backs, is lighter
     than round it, and rings of it enclose many cards. ``read``: where the face-up cards
     already read lie (white all over, not to be weighed again)."""
-    # OpenCV's per-pixel min and max of the channels (numpy's along the last axis is 20
-    # times slower). Stock is grey and lighter than what lies round it by a card's width,
-    # however the light falls.
-    channels = cv2.split(small)
-    least = cv2.min(cv2.min(channels[0], channels[1]), channels[2])
-    spread = cv2.subtract(cv2.max(cv2.max(channels[0], channels[1]), channels[2]), least)
+    # Stock is grey and lighter than what lies round it by a card's width, however the
+    # light falls.
+    least, spread = _least_and_spread(small)
     around = cv2.blur(least, (int(card_area ** 0.5) | 1,) * 2)
     # (OpenCV's thresholds and ands: numpy's comparisons over the frame cost twice as much)
     raw = cv2.bitwise_and(
@@ -732,7 +730,12 @@ class LampGlare:
         """How much of the candidate's middle (``box``, half-size pixels) is the mat's colour
         under some light."""
         part, free = self._part(box, 0.7)
-        pixels = part[free].astype(np.float32)[::4]
+        return self._lit_share(part[free])
+
+    def _lit_share(self, pixels: np.ndarray) -> float:
+        """The share of ``pixels`` (N, 3) BGR, every fourth looked at, of the mat's colour
+        under some light."""
+        pixels = pixels[::4].astype(np.float32)
         return float(np.mean(self.lit_mat.distance(pixels) < LIT_MAT_DISTANCE)) if len(pixels) else 0.0
 
     def covers(self, box: np.ndarray) -> bool:
@@ -749,8 +752,7 @@ class LampGlare:
         mean = np.array(cv2.mean(part, mask=free.astype(np.uint8))[:3], np.float32)
         if mean.sum() <= lit_mat.mat.sum() or lit_mat.distance(mean[None])[0] > 2 * LIT_MAT_DISTANCE:
             return False
-        pixels = part[free].astype(np.float32)
-        if float(np.mean(lit_mat.distance(pixels[::4]) < LIT_MAT_DISTANCE)) < GLARE_SHARE:
+        if self._lit_share(part[free]) < GLARE_SHARE:
             return False
         # No sharp detail in most of it (the 70 % copy: more of it, off its edges).
         part, free = self._part(box, 0.7)
@@ -814,12 +816,17 @@ def _side(small: np.ndarray, box: np.ndarray, white: float, paper_fraction: floa
     return BACK, float(np.clip(1.0 - paper / paper_fraction, 0.5, 1.0))
 
 
+def _least_and_spread(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each pixel's darkest channel, and how far its brightest lies above it (uint8 planes).
+    By OpenCV's per-pixel min and max: numpy's along the colour axis is 20 times slower."""
+    channels = cv2.split(bgr)
+    least = cv2.min(cv2.min(channels[0], channels[1]), channels[2])
+    return least, cv2.subtract(cv2.max(cv2.max(channels[0], channels[1]), channels[2]), least)
+
+
 def _card_stock(bgr: np.ndarray, white: float) -> np.ndarray:
     """uint8 0/255: card stock, as bright as 0.7 of the brightest white in view, and grey."""
-    # per pixel by OpenCV (numpy's min and max along the colour axis cost far more)
-    channels = cv2.split(bgr)
-    bright = cv2.min(cv2.min(channels[0], channels[1]), channels[2])
-    chroma = cv2.subtract(cv2.max(cv2.max(channels[0], channels[1]), channels[2]), bright)
+    bright, chroma = _least_and_spread(bgr)
     return cv2.bitwise_and(cv2.threshold(bright, 0.7 * white, 255, cv2.THRESH_BINARY)[1],
                            cv2.threshold(chroma, 39, 255, cv2.THRESH_BINARY_INV)[1])
 

@@ -247,8 +247,8 @@ class MatCalibrator:
 
     def _still_fits(self, ids: np.ndarray, corners: np.ndarray) -> bool:
         """Do the markers tracked (``ids``, their ``corners`` in image px) lie where the
-        calibration in use puts them? Then it holds: nothing moved, and it came from more
-        markers."""
+        calibration in use puts them? Then it holds: nothing moved, and it came from as
+        many markers or more."""
         if not len(ids) or self.current.mat_to_image is None:
             return False
         mm = np.vstack([self._points[int(i)] for i in ids]).reshape(-1, 1, 2)
