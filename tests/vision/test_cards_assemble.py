@@ -147,6 +147,37 @@ def test_a_four_index_card_read_first_at_its_top_right_index_is_one_card_over_it
     assert abs(corners[:, 0].min() - 200) < 8 and abs(corners[:, 0].max() - (200 + 63 * 100 / 88)) < 8
 
 
+def _leaning(readings, degrees: float):
+    """The readings with their ``down`` turned by ``degrees``, where they lie unchanged: an
+    index read a few degrees off its axis (its glyphs' shapes; rendered bridge decks under
+    a tilted camera lean by up to 9 degrees)."""
+    t = np.radians(degrees)
+    turn = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    return [_reading(r.code, r.centre, turn @ r.down, r.span, r.confidence) for r in readings]
+
+
+@pytest.mark.parametrize("lean", [8.0, -8.0])
+def test_a_four_index_card_whose_readings_lean_is_one_card(lean):
+    # leaning 8 degrees, the top-right index lies 1.2 spans off the top-left one's axis (and
+    # the bottom-left one 1.7): each became a second card (its code reported twice)
+    readings = _leaning(_four_index_card("Kh", span=5.6 * 100 / 88, card_height_px=100), lean)
+    for order in (readings, readings[::-1]):
+        cards = assemble(order, (1000, 1000), card_height_px=100)
+        assert [(c.code, len(c.indices)) for c in cards] == [("Kh", 4)]
+
+
+def test_a_picture_turned_less_than_half_round_below_an_index_is_not_its_bottom_left_index():
+    # a court card's picture read as its rank, turned 160 degrees, where the bottom-left
+    # index would lie but as far off the axis as a leaning index: it does not join the card
+    k = 100 / POKER.height
+    span = 5.6 * k
+    top = _reading("Kc", (200.0, 200.0), np.array([0.0, 1.0]), span, conf=0.95)
+    t = np.radians(160)
+    picture = _reading("Kc", (200.0 + 1.2 * span, 200.0 + (POKER.height - 2 * POKER.index_y) * k),
+                       np.array([np.sin(t), np.cos(t)]), span, conf=0.6)
+    assert len(assemble([top, picture], (1000, 1000), card_height_px=100)) == 2
+
+
 def test_neighbours_in_a_row_same_way_up_are_two_cards_when_the_card_size_is_known():
     k = 100 / POKER.height
     down = np.array([0.0, 1.0])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -11,8 +13,9 @@ from vision.cards.backs import find_backs, looked_at
 from vision.frame import Frame
 from vision.mat import mat_layout
 from vision.reader import CardReader, changed_zones
-from vision.render.camera import overhead_camera
+from vision.render.camera import overhead_camera, random_camera
 from vision.render.effects import Effects
+from vision.render.faces import STYLES
 from vision.render.scene import CardPlacement, Scene, render
 from vision.render.table import TableState, down, table_scene
 
@@ -87,6 +90,20 @@ def test_a_covered_card_over_a_marker_itself_is_read(croc, x, y, turn):
     obs = _seven_under_a_two(croc, x, y, turn)
     assert obs.calibration == "fresh"
     assert sorted(str(c.code) for c in obs.cards) == ["2h", "7c"]
+
+
+@pytest.mark.parametrize("camera_seed", [0, 4, 10])
+def test_a_four_index_deck_under_a_tilted_camera_gives_each_card_once(croc, camera_seed):
+    # The bridge deck prints an index in every corner; read a few degrees off its axis,
+    # its top-right and bottom-left indices each made a second card (session 28: 2-3 of six
+    # cards reported twice in each of 20 camera poses)
+    w, h = croc.size_mm
+    codes = ["Ks", "Qd", "Jh", "7c", "Kh", "5d"]
+    cards = tuple(CardPlacement(code, w * (0.2 + 0.15 * i), h * (0.35 + 0.3 * (i % 2)), turn)
+                  for i, (code, turn) in enumerate(zip(codes, (0, 170, 35, 195, 80, 260), strict=True)))
+    camera = random_camera(croc.size_mm, np.random.default_rng(camera_seed), (1280, 720))
+    scene = replace(table_scene(croc, TableState(zones={}), camera=camera, deck=STYLES["bridge"]), cards=cards)
+    assert sorted(str(c.code) for c in CardReader(croc).read_image(render(scene).image).cards) == sorted(codes)
 
 
 def test_an_empty_mat_has_no_cards(croc, crapo):

@@ -69,6 +69,17 @@ turned by 10-25 degrees from one to the next and their indices lie about as far 
 cards on (their club/spade doubt made them agree), and the pair was read as one card."""
 
 
+LEAN = 0.2
+"""How far off an index's own axes (as a share of the distance) another index of its card may
+lie: an index read leans by a few degrees (its glyphs' shapes, the camera's tilt), and a
+four-index deck's top-right index, about nine spans away, is then a span above or below."""
+HALF_TURN_COS = -0.97
+"""A card's indices turned half round from each other lean alike (the same glyphs under the
+same camera), so stay this close to opposite: a bottom-left index is allowed its lean only
+then (a court card's picture, read as a rank turned 160 degrees, joined a card's index and
+outvoted it)."""
+
+
 def _sibling_kind(a: IndexReading, b: IndexReading, shape: CardShape, measured: bool = False) -> str | None:
     """How ``b`` sits relative to ``a`` if both are indices of one card: ``opposite`` (the
     far corner, turned half round), ``beside`` (top-right of a four-index deck), ``below``
@@ -91,16 +102,20 @@ def _sibling_kind(a: IndexReading, b: IndexReading, shape: CardShape, measured: 
     # card's size is known (``measured``), only the inset of two indices fits
     lo, hi = (0.75, 1.25) if measured else (0.5, 1.6)
     level = BESIDE_COS if measured else 0.85
-    if cos > level and abs(y) < 0.6 and lo * ox < x < hi * ox:
+    # how far off ``a``'s axes the other index may lie: a leaning read carries it off further
+    # the further away it is
+    across = max(0.6, LEAN * abs(x))
+    along = max(0.8, LEAN * y) if cos < HALF_TURN_COS else 0.8
+    if cos > level and abs(y) < across and lo * ox < x < hi * ox:
         return "beside"
-    if cos < -0.85 and abs(x) < 0.8 and 0.45 * oy < y < 1.5 * oy:
+    if cos < -0.85 and abs(x) < along and 0.45 * oy < y < 1.5 * oy:
         return "below"
     # ``a`` may itself be a four-index deck's top-right index (or its bottom-left one, the
     # same turned half round): its card then lies to its left, the others mirrored. Only
     # with the card's size known: otherwise a neighbour card is too easily taken for it.
     if not measured:
         return None
-    if cos > level and abs(y) < 0.6 and lo * ox < -x < hi * ox:
+    if cos > level and abs(y) < across and lo * ox < -x < hi * ox:
         return "beside-left"
     if cos < -0.8 and _in_far_corner_window(-x, y, ox, oy):
         return "opposite-left"
