@@ -115,17 +115,17 @@ def _middle_of(paper: float, inks: list[tuple[int, int, int]]) -> tuple[np.ndarr
 
 
 def test_a_picture_in_a_white_frame_is_a_face_a_pattern_with_white_a_back():
-    from vision.cards.backs import _side
+    from vision.cards.sides import side_of
 
     # a court card whose index was not read: half its middle white, the rest many colours
     court, box = _middle_of(0.45, [(40, 40, 200), (200, 120, 40), (30, 30, 30), (60, 200, 230)])
-    assert _side(court, box, 245, 0.55)[0] is None
+    assert side_of(court, box, 245, 0.55)[0] is None
     # a back printed blue on white, as white as the court card: one ink
     back, box = _middle_of(0.45, [(160, 60, 20)])
-    assert _side(back, box, 245, 0.55)[0] == BACK
+    assert side_of(back, box, 245, 0.55)[0] == BACK
     # mostly printed, however colourful: a back
     busy, box = _middle_of(0.15, [(40, 40, 200), (200, 120, 40), (30, 30, 30), (60, 200, 230)])
-    assert _side(busy, box, 245, 0.55)[0] == BACK
+    assert side_of(busy, box, 245, 0.55)[0] == BACK
 
 
 def test_the_mats_colour_is_taken_off_the_faces_already_read():

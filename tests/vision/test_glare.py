@@ -8,7 +8,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from vision.cards.backs import LampGlare, LitMat
+from vision.cards.glare import LampGlare, LitMat
 from vision.mat.games import mat_layout
 from vision.reader import CardReader
 from vision.render.effects import Effects, Glare

@@ -9,14 +9,16 @@ a back is printed all over.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
-from companion.cards import BACK
 from vision.cards.detect import FoundCard
+from vision.cards.glare import LampGlare, LitMat
+from vision.cards.heaps import MAT_IN_PART, ROW_OF_BACKS, SAME_CARD, card_box, pieces_touching, touching_cards
+from vision.cards.sides import card_stock, least_and_spread, side_of
 from vision.stability import hands, skin_mask
 
 _DISTANCE2 = np.array([[0.5, 1.0, 1.0]], np.float32)
@@ -258,7 +260,7 @@ def _backs(mat: _Mat, paper_fraction: float) -> list[FoundCard]:
     found += _cards_in(fg, mat, glare, paper_fraction)
     if mat.faces or not mat.light_mat:
         # card stock, with the pixels round it that its edge blends into the mat
-        stock = cv2.dilate(_card_stock(small, white), STOCK_MARGIN)
+        stock = cv2.dilate(card_stock(small, white), STOCK_MARGIN)
         if mat.faces:
             found += _backs_over_faces(around_faces, stock, mat, glare, paper_fraction, k,
                                        [box for _, _, box in found])
@@ -283,7 +285,7 @@ def _hands_on_mat(skin: np.ndarray, sheet: np.ndarray, min_area: float) -> np.nd
         return found
     rim = cv2.bitwise_xor(sheet, cv2.erode(sheet, np.ones((5, 5), np.uint8)))
     rim[:2], rim[-2:], rim[:, :2], rim[:, -2:] = 255, 255, 255, 255  # the frame's edge too
-    return _pieces_touching(found, rim, float("inf"))
+    return pieces_touching(found, rim, float("inf"))
 
 
 def _smoothed(fg: np.ndarray, k: int) -> np.ndarray:
@@ -294,7 +296,7 @@ def _smoothed(fg: np.ndarray, k: int) -> np.ndarray:
 
 def _cards_in(fg: np.ndarray, mat: _Mat, glare: LampGlare, paper_fraction: float,
               only: np.ndarray | None = None) -> list[Sighted]:
-    """The card-shaped blobs of ``fg`` (alone, or touching others: :func:`_touching_cards`),
+    """The card-shaped blobs of ``fg`` (alone, or touching others: :func:`vision.cards.heaps.touching_cards`),
     each with its side; with ``only``, just the blobs that hold one of its pixels."""
     contours, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[-2:]
     out = []
@@ -305,13 +307,13 @@ def _cards_in(fg: np.ndarray, mat: _Mat, glare: LampGlare, paper_fraction: float
             cv2.drawContours(inside, [c], -1, 255, -1, offset=(-x, -y))
             if not cv2.countNonZero(cv2.bitwise_and(inside, only[y : y + h, x : x + w])):
                 continue
-        alone = _card_box(c, mat.card_size)
-        for box in [alone] if alone is not None else _touching_cards(c, mat.card_size, mat.read):
+        alone = card_box(c, mat.card_size)
+        for box in [alone] if alone is not None else touching_cards(c, mat.card_size, mat.read):
             if glare.covers(box) or _same_card(box, mat.faces):
                 continue
             if alone is None and glare.mat_share(box) > MAT_IN_PART:
                 continue  # a card fitted into a blob of cards and the mat round them
-            code, conf = _side(mat.small, box, mat.white, paper_fraction)
+            code, conf = side_of(mat.small, box, mat.white, paper_fraction)
             out.append((code, conf, _upright_order(box)))
     return out
 
@@ -358,10 +360,6 @@ STOCK_MARGIN = np.ones((5, 5), np.uint8)
 """Card stock is taken out with the pixels round it that its edge blends into the mat."""
 
 
-SAME_CARD = 0.6
-"""A candidate sharing this much of its area with a card already seen is that card."""
-
-
 def _same_card(box: np.ndarray, cards: tuple[np.ndarray, ...]) -> bool:
     """Is the card-shaped ``box`` one of ``cards`` (outlines) over again? A face already
     read, in a shadow or under a lamp's tint, can be darker than card stock, and what is
@@ -377,162 +375,6 @@ def _same_card(box: np.ndarray, cards: tuple[np.ndarray, ...]) -> bool:
     return False
 
 
-def _card_box(contour: np.ndarray, card_size: tuple[float, float]) -> np.ndarray | None:
-    """The (4, 2) box of ``contour`` if it has a card's size and shape, else None."""
-    cw, ch = card_size
-    area = cv2.contourArea(contour)
-    if area < 0.6 * cw * ch or area > 1.7 * cw * ch:
-        return None
-    (cx, cy), (rw, rh), angle = cv2.minAreaRect(contour)
-    short, long_ = sorted((rw, rh))
-    if not (0.75 * cw < short < 1.3 * cw and 0.75 * ch < long_ < 1.3 * ch):
-        return None
-    if area / max(rw * rh, 1) < 0.8:
-        return None
-    return cv2.boxPoints(((cx, cy), (rw, rh), angle))
-
-
-SPLIT_DEPTHS = (0.1, 0.15, 0.2, 0.25, 0.3)
-"""How deep (in card widths) a blob of cards touching is worn away to part them."""
-SPLIT_WHOLE = 0.85
-"""The cards parted out of a blob must make up this much of it."""
-
-
-def _touching_cards(contour: np.ndarray, card_size: tuple[float, float], read: np.ndarray) -> list[np.ndarray]:
-    """The cards in a blob of cards that touch or overlap (scattered backs), if cards and
-    nothing else make it up (SPLIT_WHOLE: not a shadow, or a strip of mat that narrows here
-    and there): parted where they only touch (:func:`_parted`), else fitted to the blob's
-    square corners (:func:`_cornered`), where a piece left beside a face already read
-    (``read``), a card's size at most, counts as more of a card the face lies over."""
-    cw, ch = card_size
-    area = cv2.contourArea(contour)
-    if area < 1.2 * cw * ch or area > ROW_OF_BACKS * cw * ch:
-        return []
-    x, y, w, h = cv2.boundingRect(contour)
-    pad = 2
-    blob = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
-    cv2.drawContours(blob, [contour], -1, 255, -1, offset=(pad - x, pad - y))
-    whole = SPLIT_WHOLE * cv2.countNonZero(blob)
-    for found, cards in _parted(blob, card_size):
-        if found and cv2.countNonZero(cards) >= whole:
-            return [box + (x - pad, y - pad) for box in found]
-    found, cards = _cornered(blob, contour - (x - pad, y - pad), card_size)
-    # what is left beside faces already read: more of a card they lie over
-    faces = np.zeros_like(blob)
-    hgt, wid = read.shape[:2]
-    x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(wid, x + w + pad), min(hgt, y + h + pad)
-    faces[y0 - (y - pad) : y1 - (y - pad), x0 - (x - pad) : x1 - (x - pad)] = read[y0:y1, x0:x1]
-    beside = cv2.dilate(faces, np.ones((2 * FACE_REACH + 1,) * 2, np.uint8))
-    cards = cv2.bitwise_or(cards, _pieces_touching(cv2.subtract(blob, cards), beside, 1.0 * cw * ch))
-    if found and cv2.countNonZero(cv2.bitwise_and(cards, blob)) >= whole:
-        return [box + (x - pad, y - pad) for box in found]
-    return []
-
-
-FACE_REACH = 3
-"""Pixels (half size) between a face already read and what it lies over."""
-
-
-def _pieces_touching(left: np.ndarray, where: np.ndarray, most: float) -> np.ndarray:
-    """The connected pieces of ``left`` that touch ``where``, of at most ``most`` pixels."""
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(left)
-    touching = np.unique(labels[(where > 0) & (left > 0)])
-    small = touching[(touching > 0) & (stats[touching, cv2.CC_STAT_AREA] <= most)]
-    return np.where(np.isin(labels, small), np.uint8(255), np.uint8(0))
-
-
-def _parted(blob: np.ndarray, card_size: tuple[float, float]) -> Iterator[tuple[list[np.ndarray], np.ndarray]]:
-    """Cards that only touch: the blob worn away from its outline ever deeper until it falls
-    apart, each part grown back as deep within it; the parts of a card's size and shape,
-    and where they lie, at each depth."""
-    depth = cv2.distanceTransform(blob, cv2.DIST_L2, 3)
-    for share in SPLIT_DEPTHS:
-        r = share * card_size[0]
-        n, labels = cv2.connectedComponents((depth > r).astype(np.uint8))
-        if n < 3:
-            continue
-        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * int(r) + 1,) * 2)
-        found: list[np.ndarray] = []
-        cards = np.zeros_like(blob)
-        for k in range(1, n):
-            part = cv2.bitwise_and(cv2.dilate((labels == k).astype(np.uint8) * 255, disc), blob)
-            outline, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[-2:]
-            box = _card_box(max(outline, key=cv2.contourArea), card_size) if outline else None
-            if box is not None:
-                found.append(box)
-                cards[part > 0] = 255
-        yield found, cards
-
-
-MAT_IN_PART = 0.3
-"""A card parted out of a blob, or fitted in it, may show this much of the mat's colour (a
-lamp's glare, the gap between slots) at most."""
-CORNER_COS = 0.2
-"""A blob's corner is a card's when its two sides meet within about 12 degrees of square."""
-CARD_INSIDE = 0.92
-"""Share of a card fitted at a corner that must lie in the blob."""
-
-
-def _square_corners(contour: np.ndarray, cw: float) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """The outline's corners whose two sides, each a third of a card wide or longer, meet
-    square: (corner, one side, the other). The outline is simplified at two
-    tolerances: a card's rounded corner is two short sides at the finer one."""
-    for tolerance in (0.04, 0.1):
-        poly = cv2.approxPolyDP(contour, tolerance * cw, True).reshape(-1, 2).astype(np.float64)
-        for i, corner in enumerate(poly):
-            a, b = poly[i - 1] - corner, poly[(i + 1) % len(poly)] - corner
-            la, lb = float(np.hypot(*a)), float(np.hypot(*b))
-            if min(la, lb) >= 0.3 * cw and abs(a @ b) / (la * lb) <= CORNER_COS:
-                yield corner, a, b
-
-
-def _card_sides(la: float, lb: float, card_size: tuple[float, float]) -> list[tuple[float, float]]:
-    """A card's two sides along a corner's two sides (``la``, ``lb`` long), either way
-    round. A card's size in the image changes across it by some per cent (the camera's
-    tilt): a side the corner shows whole, within a fifth of the card's, is taken as it
-    shows, and the other scaled alike when the corner does not show it whole."""
-    out = []
-    for sa, sb in (card_size, card_size[::-1]):
-        whole_a, whole_b = 0.8 * sa <= la <= 1.15 * sa, 0.8 * sb <= lb <= 1.15 * sb
-        scale = la / sa if whole_a else lb / sb if whole_b else 1.0
-        out.append((la if whole_a else sa * scale, lb if whole_b else sb * scale))
-    return out
-
-
-def _cornered(blob: np.ndarray, contour: np.ndarray, card_size: tuple[float, float]
-              ) -> tuple[list[np.ndarray], np.ndarray]:
-    """Cards that overlap: the top card shows its four corners, the ones under it some.
-    At every square corner of the blob's outline a card is fitted along the corner's two
-    sides, either way round; those lying in the blob are taken, the fullest first, each
-    unless it is mostly a card taken already. A fit whose side stops short of the blob's
-    straight side along it comes after those that do not (two cards end to end, or the
-    card turned the other way). The cards, and where they lie."""
-    fits = []
-    for corner, a, b in _square_corners(contour, card_size[0]):
-        la, lb = float(np.hypot(*a)), float(np.hypot(*b))
-        ua, ub = a / la, b / lb
-        for sa, sb in _card_sides(la, lb, card_size):
-            box = np.array([corner, corner + sa * ua, corner + sa * ua + sb * ub, corner + sb * ub], np.float32)
-            drawn = np.zeros_like(blob)
-            cv2.fillConvexPoly(drawn, np.round(box).astype(np.int32), 255)
-            inside = cv2.countNonZero(cv2.bitwise_and(drawn, blob)) / max(cv2.countNonZero(drawn), 1)
-            if inside >= CARD_INSIDE:
-                short = int(la > 1.15 * sa) + int(lb > 1.15 * sb)
-                fits.append((short, -inside, box))
-    found: list[np.ndarray] = []
-    cards = np.zeros_like(blob)
-    for *_, box in sorted(fits, key=lambda f: f[:2]):
-        drawn = np.zeros_like(blob)
-        cv2.fillConvexPoly(drawn, np.round(box).astype(np.int32), 255)
-        # mostly cards taken already (one of them, or two it straddles): none of its own
-        if cv2.countNonZero(cv2.bitwise_and(drawn, cards)) < SAME_CARD * cv2.countNonZero(drawn):
-            found.append(box)
-            cards = cv2.bitwise_or(cards, drawn)
-    return found, cards
-
-
-ROW_OF_BACKS = 6.0
-"""Bordered backs touching, at most (a Crocodile seat's 2 x 2 with the gaps between them)."""
 LIGHT_MAT = 0.6
 """A mat whose darkest channel is this share of the brightest white in view or more is a
 light mat (as printed: the light mat 0.91, the felt 0.15, the blue 0.12)."""
@@ -564,7 +406,7 @@ def _inside_borders(small: np.ndarray, white: float, light_mat: bool, card_area:
     already read lie (white all over, not to be weighed again)."""
     # Stock is grey and lighter than what lies round it by a card's width, however the
     # light falls.
-    least, spread = _least_and_spread(small)
+    least, spread = least_and_spread(small)
     around = cv2.blur(least, (int(card_area ** 0.5) | 1,) * 2)
     # (OpenCV's thresholds and ands: numpy's comparisons over the frame cost twice as much)
     raw = cv2.bitwise_and(
@@ -639,7 +481,7 @@ def _cards_in_slots(mat: _Mat, opened: np.ndarray, fg: np.ndarray, card_area: fl
         if glare.covers(box) or _same_card(box, mat.faces):
             continue
         cv2.fillPoly(fg, [np.round(centre + (box - centre) * 1.05).astype(np.int32)], 0)
-        code, conf = _side(mat.small, box, mat.white, paper_fraction)
+        code, conf = side_of(mat.small, box, mat.white, paper_fraction)
         out.append((code, conf, _upright_order(box)))
     return out
 
@@ -681,116 +523,6 @@ def _slot_cells(key: tuple[bytes, ...], outlines: tuple[np.ndarray, ...],
     return cells
 
 
-GLARE_SHARE = 0.97
-"""Share of a candidate's middle that must look like the mat lit more for it to be a
-lamp's glare (training-like seeds, measured on its 70 % copy: glare 0.99-1.0, backs at
-most 0.90; the check reads the middle half's box, with the same readings)."""
-LIT_MAT_DISTANCE = 12.0
-"""BGR distance within which a pixel counts as the mat's colour under some light."""
-EDGE_REACH = 6
-"""Pixels (half size) past a card's edge that its edge still shows in the detail measure."""
-_EDGE_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * EDGE_REACH + 1,) * 2)
-GLARE_EDGES = 15.0
-"""A glare is smooth: its sharpest detail (the 99th percentile of a band-pass of its
-lightness) stays under this (glare at most 12; a face-up card's print 24 and more)."""
-
-
-class LampGlare:
-    """Tells a lamp's glare on the mat from a card-shaped candidate. A glare is the mat's
-    own colour with light added: every pixel of it is the mat's colour times some
-    brightness plus some white, and it has no sharp detail. A back has its own colour or
-    pattern (one the mat's colour cannot take, however lit), a face its print. A plain
-    back of the mat's own hue would pass for glare but for its white border: what such a
-    border frames is no glare (without a border, it is a card nobody could see on that
-    mat). Only the candidate's pixels off the face-up cards already read are looked at:
-    a glare beside a fan takes in a sliver of the cards' white edges, which is no print of
-    its own (a held-out frame read such a glare as a back, session 22)."""
-
-    def __init__(self, small: np.ndarray, read: np.ndarray, lit_mat: LitMat,
-                 framed: np.ndarray | None = None) -> None:
-        self.small = small
-        self._read = read
-        """(h, w) uint8, non-zero where a face-up card already read lies."""
-        self.lit_mat = lit_mat
-        self.framed = framed
-        """(h, w) uint8, non-zero inside a card's white border (see :func:`_inside_borders`)."""
-
-    def _part(self, box: np.ndarray, share: float) -> tuple[np.ndarray, np.ndarray]:
-        """The middle ``share`` of the candidate (see :func:`_middle`) and the mask of its
-        pixels off the cards already read, grown by what their edges spill into the detail
-        measure (its wider Gaussian reaches about 6 px; grown round the part only)."""
-        x0, y0, x1, y1, mask = _middle_box(self.small.shape, box, share)
-        r, (hgt, wid) = EDGE_REACH, self._read.shape[:2]
-        xa, ya = max(0, x0 - r), max(0, y0 - r)
-        near = cv2.dilate(self._read[ya : min(hgt, y1 + r), xa : min(wid, x1 + r)], _EDGE_KERNEL)
-        near = near[y0 - ya : y1 - ya, x0 - xa : x1 - xa]
-        return self.small[y0:y1, x0:x1], (mask > 0) & (near == 0)
-
-    def mat_share(self, box: np.ndarray) -> float:
-        """How much of the candidate's middle (``box``, half-size pixels) is the mat's colour
-        under some light."""
-        part, free = self._part(box, 0.7)
-        return self._lit_share(part[free])
-
-    def _lit_share(self, pixels: np.ndarray) -> float:
-        """The share of ``pixels`` (N, 3) BGR, every fourth looked at, of the mat's colour
-        under some light."""
-        pixels = pixels[::4].astype(np.float32)
-        return float(np.mean(self.lit_mat.distance(pixels) < LIT_MAT_DISTANCE)) if len(pixels) else 0.0
-
-    def covers(self, box: np.ndarray) -> bool:
-        """Is this card-shaped candidate (``box``, half-size pixels) a lamp's glare?"""
-        lit_mat = self.lit_mat
-        # The middle of the candidate: the bounding box of its half-size copy, which lies
-        # inside it however it is turned.
-        part, free = self._part(box, 0.5)
-        if min(part.shape[:2]) < 4 or np.count_nonzero(free) < 16:
-            return False
-        # Most candidates, every real back, end here, cheaply: a lamp adds light, so glare is
-        # brighter than the mat (a dark back on a light mat is not), and its mean colour is
-        # one the lit mat can take. Then every fourth of its pixels is plenty.
-        mean = np.array(cv2.mean(part, mask=free.astype(np.uint8))[:3], np.float32)
-        if mean.sum() <= lit_mat.mat.sum() or lit_mat.distance(mean[None])[0] > 2 * LIT_MAT_DISTANCE:
-            return False
-        if self._lit_share(part[free]) < GLARE_SHARE:
-            return False
-        # No sharp detail in most of it (the 70 % copy: more of it, off its edges).
-        part, free = self._part(box, 0.7)
-        grey = cv2.cvtColor(part, cv2.COLOR_BGR2GRAY).astype(np.float32)
-        detail = np.abs(cv2.GaussianBlur(grey, (0, 0), 1.0) - cv2.GaussianBlur(grey, (0, 0), 3.0))[free]
-        if len(detail) == 0 or float(np.percentile(detail, 99)) >= GLARE_EDGES:
-            return False
-        return self.framed is None or float(np.mean(_middle(self.framed, box, 0.7)[0][free] > 0)) <= 0.9
-
-
-class LitMat:
-    """The colours the mat can take under any light: ``k * mat + w * white`` with k, w >= 0
-    (dimmer or brighter, plus a lamp's white), ``mat`` its BGR colour."""
-
-    def __init__(self, mat: np.ndarray) -> None:
-        self.mat = np.asarray(mat, np.float32)
-        basis = np.stack([self.mat, np.ones(3, np.float32)], axis=1)
-        self.basis = basis
-        # Least squares onto the two colours, (B^T B)^-1 B^T: a 2x2 inverse.
-        self.solve = (np.linalg.inv(basis.T @ basis + np.eye(2, dtype=np.float32) * 1e-3) @ basis.T).T
-
-    def distance(self, pixels: np.ndarray) -> np.ndarray:
-        """(N,) BGR distance of each of ``pixels`` (N, 3) from those colours."""
-        px = pixels.astype(np.float32)
-        coef = px @ self.solve
-        out = np.linalg.norm(px - coef @ self.basis.T, axis=1)
-        # Off the cone (a coefficient below 0): the nearest of its two edges, the mat's
-        # colour alone or white alone.
-        off = (coef < 0).any(axis=1)
-        if off.any():
-            q = px[off]
-            k = np.clip(q @ self.mat / float(self.mat @ self.mat), 0.0, None)
-            w = np.clip(q.mean(axis=1), 0.0, None)
-            out[off] = np.minimum(np.linalg.norm(q - k[:, None] * self.mat, axis=1),
-                                  np.linalg.norm(q - w[:, None], axis=1))
-        return out
-
-
 def _upright_order(box: np.ndarray) -> np.ndarray:
     """Box corners clockwise from a top-left, with the long sides as the card's sides."""
     box = np.asarray(box, np.float64)
@@ -800,71 +532,3 @@ def _upright_order(box: np.ndarray) -> np.ndarray:
     if np.hypot(*(box[1] - box[0])) > np.hypot(*(box[2] - box[1])):
         box = np.roll(box, -1, axis=0)  # make 0 -> 1 a short (top) side
     return box
-
-
-def _side(small: np.ndarray, box: np.ndarray, white: float, paper_fraction: float) -> tuple[str | None, float]:
-    """BACK, or None (a face whose index could not be read), from the card's middle:
-    how much of it is card stock, as bright as the brightest white in view and grey."""
-    part, mask = _middle(small, box, 0.6)
-    if not mask.any():
-        return BACK, 0.5
-    stock = _card_stock(part, white)
-    paper = cv2.mean(stock, mask=mask)[0] / 255
-    if paper >= paper_fraction or (
-            paper >= PICTURE_PAPER and _many_colours(part[(mask > 0) & (stock == 0)].astype(np.int16))):
-        return None, paper
-    return BACK, float(np.clip(1.0 - paper / paper_fraction, 0.5, 1.0))
-
-
-def _least_and_spread(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each pixel's darkest channel, and how far its brightest lies above it (uint8 planes).
-    By OpenCV's per-pixel min and max: numpy's along the colour axis is 20 times slower."""
-    channels = cv2.split(bgr)
-    least = cv2.min(cv2.min(channels[0], channels[1]), channels[2])
-    return least, cv2.subtract(cv2.max(cv2.max(channels[0], channels[1]), channels[2]), least)
-
-
-def _card_stock(bgr: np.ndarray, white: float) -> np.ndarray:
-    """uint8 0/255: card stock, as bright as 0.7 of the brightest white in view, and grey."""
-    bright, chroma = _least_and_spread(bgr)
-    return cv2.bitwise_and(cv2.threshold(bright, 0.7 * white, 255, cv2.THRESH_BINARY)[1],
-                           cv2.threshold(chroma, 39, 255, cv2.THRESH_BINARY_INV)[1])
-
-
-PICTURE_PAPER = 0.3
-"""A court card's picture leaves a third to a half of its middle white: as little as a
-back printed with white. What tells them apart is the rest (see :func:`_many_colours`)."""
-
-PICTURE_COLOURS = 10.0
-"""How far (Lab a-b units, median) a middle's printed pixels lie from their median colour
-when they are a picture: 12-26 for court cards and jokers whose index was not read, 4-7 for
-backs printed with white (rendered training-like scenes)."""
-
-
-def _many_colours(printed: np.ndarray) -> bool:
-    """Printed pixels (N, 3) BGR of many hues (a court's robe, face and outline), not the
-    one ink of a back's pattern."""
-    if len(printed) < 6:
-        return False
-    lab = cv2.cvtColor(printed.reshape(-1, 1, 3).astype(np.uint8), cv2.COLOR_BGR2LAB).reshape(-1, 3)
-    ab = lab[:, 1:].astype(np.float32)
-    return float(np.median(np.hypot(*(ab - np.median(ab, axis=0)).T))) >= PICTURE_COLOURS
-
-
-def _middle(small: np.ndarray, box: np.ndarray, share: float) -> tuple[np.ndarray, np.ndarray]:
-    """The part of ``small`` round the copy of ``box`` shrunk to ``share`` of its size about
-    its centre (clipped to the frame), and that copy's mask in it."""
-    x0, y0, x1, y1, mask = _middle_box(small.shape, box, share)
-    return small[y0:y1, x0:x1], mask
-
-
-def _middle_box(shape: tuple[int, ...], box: np.ndarray, share: float) -> tuple[int, int, int, int, np.ndarray]:
-    """Where :func:`_middle`'s part lies in a frame of ``shape`` (x0, y0, x1, y1), and its mask."""
-    centre = box.mean(axis=0)
-    inner = centre + (box - centre) * share
-    hgt, wid = shape[:2]
-    x0, y0 = (int(v) for v in np.clip(np.floor(inner.min(axis=0)), 0, [wid, hgt]))
-    x1, y1 = (int(v) for v in np.clip(np.ceil(inner.max(axis=0)) + 1, 0, [wid, hgt]))
-    mask = np.zeros((max(0, y1 - y0), max(0, x1 - x0)), np.uint8)
-    cv2.fillPoly(mask, [np.round(inner - [x0, y0]).astype(np.int32)], 255)
-    return x0, y0, x1, y1, mask
