@@ -166,6 +166,31 @@ def test_a_four_index_card_whose_readings_lean_is_one_card(lean):
         assert [(c.code, len(c.indices)) for c in cards] == [("Kh", 4)]
 
 
+@pytest.mark.parametrize("turn", [0.0, 90.0, 200.0])
+def test_off_the_mat_a_four_index_card_is_one_card_outlined_over_itself(turn):
+    # No card size known (a photograph): its left indices pair up, and its right ones, but
+    # a top-right index finds nothing of the left ones without the card's size; the pair
+    # turned half round measures the card, and the two halves make one card
+    t = np.radians(turn)
+    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    centre = np.array([200 + 63 * 100 / 88 / 2, 250.0])
+    upright = _four_index_card("8d", span=5.6 * 100 / 88, card_height_px=100, conf_order=(0.9, 0.95, 0.8, 0.85))
+    readings = [_reading(r.code, rot @ (r.centre - centre) + centre + 300, rot @ r.down, r.span, r.confidence)
+                for r in upright]
+    (card,) = assemble(readings, (1000, 1000))
+    assert card.code == "8d" and len(card.indices) == 4 and not card.covered
+    np.testing.assert_allclose(card.corners.mean(axis=0), centre + 300, atol=4)
+
+
+def test_off_the_mat_a_small_index_pairs_with_its_far_corner():
+    # a 5 mm index under a close camera: the far index lies 1.6 times a poker index's
+    # distance along the card, in spans
+    a, far, back = _pair(angle=0.4)
+    b = _reading("7h", a.centre + 1.6 * (far - a.centre), back)
+    cards = assemble([a, b], (1000, 1000))
+    assert len(cards) == 1 and len(cards[0].indices) == 2
+
+
 def test_a_picture_turned_less_than_half_round_below_an_index_is_not_its_bottom_left_index():
     # a court card's picture read as its rank, turned 160 degrees, where the bottom-left
     # index would lie but as far off the axis as a leaning index: it does not join the card

@@ -106,6 +106,20 @@ def test_a_four_index_deck_under_a_tilted_camera_gives_each_card_once(croc, came
     assert sorted(str(c.code) for c in CardReader(croc).read_image(render(scene).image).cards) == sorted(codes)
 
 
+@pytest.mark.parametrize(("deck", "camera_seed"), [("bridge", 0), ("bridge", 7), ("classic", 10)])
+def test_a_photograph_gives_each_card_once(deck, camera_seed):
+    # Off the mat no card size narrows the search: a four-index deck's right indices made
+    # a second card (2-4 of six cards twice in each of 12 photographs, session 28), and a
+    # close camera put a small index's far corner past its window (a king twice)
+    size = (420.0, 300.0)
+    codes = ["Ks", "Qd", "Jh", "7c", "Kh", "5d"]
+    cards = tuple(CardPlacement(code, size[0] * (0.2 + 0.15 * i), size[1] * (0.35 + 0.3 * (i % 2)), turn)
+                  for i, (code, turn) in enumerate(zip(codes, (0, 170, 35, 195, 80, 260), strict=True)))
+    camera = random_camera(size, np.random.default_rng(camera_seed), (1280, 720))
+    scene = Scene(camera=camera, cards=cards, mat_size_mm=size, deck=STYLES[deck])
+    assert sorted(str(c.code) for c in CardReader().read_image(render(scene).image).cards) == sorted(codes)
+
+
 def test_an_empty_mat_has_no_cards(croc, crapo):
     for layout in (croc, crapo):
         obs = CardReader(layout).read_image(render(table_scene(layout, TableState())).image)

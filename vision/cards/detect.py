@@ -91,7 +91,7 @@ def _sibling_kind(a: IndexReading, b: IndexReading, shape: CardShape, measured: 
     x, y = _in_frame(a, b.centre)[0]
     cos = float(a.down @ b.down)
     ox, oy = shape.opposite_index()
-    if cos < -0.8 and _in_far_corner_window(x, y, ox, oy):
+    if cos < -0.8 and _in_far_corner_window(x, y, ox, oy, 1.5 if measured else FAR_UNMEASURED):
         return "opposite"
     # One index's "down" may lean (a "10" whose "1" was paired with the pip): the other
     # index, seen from the one that stands straight, must then lie exactly at the far end
@@ -141,9 +141,17 @@ def _near_diagonal(x: float, y: float, ox: float, oy: float) -> bool:
     return bool(abs(np.arctan2(x, y) - np.arctan2(ox, oy)) < 0.3)
 
 
-def _in_far_corner_window(x: float, y: float, ox: float, oy: float) -> bool:
-    """Where the far index may lie, decks' proportions and perspective allowed for."""
-    return 0.5 * ox < x < 1.6 * ox and 0.45 * oy < y < 1.5 * oy and _near_diagonal(x, y, ox, oy)
+FAR_UNMEASURED = 1.8
+"""How much further than a poker index's far corner (in index spans) the far index may lie
+when the card's size is not known (a photograph): decks print indices from 5 to 9 mm, and
+a 5 mm index's card is 1.5 poker cards long in its spans; a close camera's perspective
+adds to it (a lone king of hearts photographed close made two cards at 1.5)."""
+
+
+def _in_far_corner_window(x: float, y: float, ox: float, oy: float, reach: float = 1.5) -> bool:
+    """Where the far index may lie, decks' proportions and perspective allowed for: up to
+    ``reach`` times as far as a poker index's along the card (1.6 across)."""
+    return 0.5 * ox < x < max(1.6, reach) * ox and 0.45 * oy < y < reach * oy and _near_diagonal(x, y, ox, oy)
 
 
 def _agree(a: IndexReading, b: IndexReading) -> bool:
@@ -280,6 +288,9 @@ def assemble(readings: list[IndexReading], image_size: tuple[int, int], shape: C
     opposite_seen = [seen for seen, keep in zip(opposite_seen, survives, strict=True) if keep]
     mirrored = [m for m, keep in zip(mirrored, survives, strict=True) if keep]
     cards = kept
+    if card_height_px is None:
+        cards, opposite_seen, mirrored = _four_index_cards_merged(cards, opposite_seen, mirrored, shape,
+                                                                  min_confidence)
     w, h = image_size
     for card, seen, left in zip(cards, opposite_seen, mirrored, strict=True):
         if seen:
@@ -294,6 +305,77 @@ def assemble(readings: list[IndexReading], image_size: tuple[int, int], shape: C
         under = any(other is not card and _point_in(other.corners, far) for other in cards)
         card.covered = outside or under
     return cards
+
+
+def _own_height(card: FoundCard, shape: CardShape) -> float | None:
+    """A card's height in px from two of its indices turned half round from each other (its
+    top-left and bottom-right ones, or a four-index deck's two left ones): along the card,
+    they lie its height less twice an index's inset apart. None without such a pair."""
+    a = card.indices[0]
+    along = [abs(float((b.centre - a.centre) @ a.down)) for b in card.indices[1:] if float(a.down @ b.down) < -0.8]
+    return max(along) * shape.height / (shape.height - 2 * shape.index_y) if along else None
+
+
+def _left_index_outline(indices: list[IndexReading], shape: CardShape,
+                        height: float) -> tuple[IndexReading, np.ndarray, bool] | None:
+    """Among a four-index card's indices, one read as a top-left index would be (the other
+    index the same way up lies to its right), with the outline it gives and whether its far
+    corner's index measured it; None when none is."""
+    for a in indices:
+        level = [b for b in indices if b is not a and float(a.down @ b.down) > 0.8]
+        if not level or any(_in_frame(a, b.centre)[0][0] <= 0 for b in level):
+            continue
+        far = [b for b in indices if float(a.down @ b.down) < -0.8 and _in_frame(a, b.centre)[0][0] > 0]
+        if far:
+            return a, outline_from_opposite(a, far[0], shape), True
+        return a, outline_from_index(a, deck_shape(a, shape, height)), False
+    return None
+
+
+def _sized_siblings(card: FoundCard, other: FoundCard, shape: CardShape) -> bool:
+    """Does ``card``, its height measured by its own indices, find an index of ``other``
+    where a sibling of its first index lies?"""
+    height = _own_height(card, shape)
+    if height is None:
+        return False
+    a = card.indices[0]
+    sized = deck_shape(a, shape, height)
+    return any(_sibling_kind(a, r, sized, measured=True) is not None for r in other.indices)
+
+
+def _four_index_cards_merged(cards: list[FoundCard], measured: list[bool], mirrored: list[bool], shape: CardShape,
+                             min_confidence: float) -> tuple[list[FoundCard], list[bool], list[bool]]:
+    """Off the mat, where no card size narrows the windows, a four-index deck's card is
+    found as two: its left indices paired, and its right ones (a top-right index is paired
+    with nothing of its card's left ones without the card's size). A card of two indices
+    turned half round from each other measures its own height (:func:`_own_height`); with
+    it, an agreeing card's indices are looked for as its siblings with the mat's windows,
+    and found ones make one card, outlined from an index that is a top-left one."""
+    out: list[FoundCard] = []
+    out_measured: list[bool] = []
+    out_mirrored: list[bool] = []
+    for card, m, left in zip(cards, measured, mirrored, strict=True):
+        into = next((k for k, kept in enumerate(out)
+                     if _agree(kept.indices[0], card.indices[0])
+                     and (_sized_siblings(kept, card, shape) or _sized_siblings(card, kept, shape))), None)
+        if into is None:
+            out.append(card)
+            out_measured.append(m)
+            out_mirrored.append(left)
+            continue
+        kept = out[into]
+        indices = [*kept.indices, *card.indices]
+        height = _own_height(kept, shape) or _own_height(card, shape)
+        assert height is not None  # one of them measured itself to be merged
+        found = _left_index_outline(indices, shape, height)
+        if found is not None:
+            anchor, kept.corners, out_measured[into] = found
+            indices = [anchor, *(r for r in indices if r is not anchor)]
+            out_mirrored[into] = False
+        kept.indices = indices
+        kept.probs = _joint(indices)
+        kept.settle(*_group_code(indices, kept.probs), min_confidence)
+    return out, out_measured, out_mirrored
 
 
 def _without_stray_readings(cards: list[FoundCard], whole: list[bool]) -> list[FoundCard]:
