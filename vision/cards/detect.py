@@ -244,7 +244,9 @@ def assemble(readings: list[IndexReading], image_size: tuple[int, int], shape: C
     counts as covered, since only part of it shows. A card whose best code is less likely
     than ``min_confidence`` is reported with code None (a card is there, unidentified).
     ``card_height_px``: the cards' height in the image when known (on the mat), which says
-    how far apart one card's indices lie whatever the deck's index size.
+    how far apart one card's indices lie whatever the deck's index size; when unknown, a
+    card measured by two of its own indices lends its size to finding the rest of its
+    four (:func:`_four_index_cards_merged`).
     """
     order = sorted(range(len(readings)), key=lambda i: -readings[i].confidence)
     used = [False] * len(readings)
