@@ -236,6 +236,17 @@ def deck_shape(reading: IndexReading, shape: CardShape, card_height_px: float | 
     return replace(shape, index_span=float(np.clip(span_mm, 0.6 * shape.index_span, 1.4 * shape.index_span)))
 
 
+@dataclass
+class _Assembled:
+    """A card as :func:`assemble` puts it together, with how its outline came about."""
+
+    card: FoundCard
+    measured: bool
+    """Outlined from its top-left and bottom-right indices: its size measured, its far index seen."""
+    mirrored: bool
+    """Outlined from a top-right index (a four-index deck's): the card lies to its left."""
+
+
 def assemble(readings: list[IndexReading], image_size: tuple[int, int], shape: CardShape = POKER,
              min_confidence: float = 0.5, card_height_px: float | None = None) -> list[FoundCard]:
     """Group index readings into cards (see the module docstring).
@@ -250,9 +261,7 @@ def assemble(readings: list[IndexReading], image_size: tuple[int, int], shape: C
     """
     order = sorted(range(len(readings)), key=lambda i: -readings[i].confidence)
     used = [False] * len(readings)
-    cards: list[FoundCard] = []
-    opposite_seen: list[bool] = []
-    mirrored: list[bool] = []
+    found: list[_Assembled] = []
     for i in order:
         if used[i]:
             continue
@@ -281,27 +290,22 @@ def assemble(readings: list[IndexReading], image_size: tuple[int, int], shape: C
                 corners = _mirrored(corners, a, a_shape)
         card = FoundCard(None, 0.0, corners, group, probs=_joint(group))
         card.settle(*_group_code(group, card.probs), min_confidence)
-        cards.append(card)
-        opposite_seen.append(opposite is not None)
-        mirrored.append(left)
+        found.append(_Assembled(card, opposite is not None, left))
 
-    kept = _without_stray_readings(cards, opposite_seen)
-    survives = [any(card is k for k in kept) for card in cards]
-    opposite_seen = [seen for seen, keep in zip(opposite_seen, survives, strict=True) if keep]
-    mirrored = [m for m, keep in zip(mirrored, survives, strict=True) if keep]
-    cards = kept
+    found = _without_stray_readings(found)
     if card_height_px is None:
-        cards, opposite_seen, mirrored = _four_index_cards_merged(cards, opposite_seen, mirrored, shape,
-                                                                  min_confidence)
+        found = _four_index_cards_merged(found, shape, min_confidence)
+    cards = [f.card for f in found]
     w, h = image_size
-    for card, seen, left in zip(cards, opposite_seen, mirrored, strict=True):
-        if seen:
+    for f in found:
+        if f.measured:
             continue
+        card = f.card
         a = card.indices[0]
         # the poker proportions, not this deck's: they put the far index a little inside
         # the card, so a lean of the read index cannot carry it off the cards over it
         ox, oy = shape.opposite_index()
-        ox = -ox if left else ox
+        ox = -ox if f.mirrored else ox
         far = apply_affine(index_frame(a.centre, a.down, a.span), np.array([[ox, oy]]))[0]
         outside = not (0 <= far[0] < w and 0 <= far[1] < h)
         under = any(other is not card and _point_in(other.corners, far) for other in cards)
@@ -345,60 +349,50 @@ def _sized_siblings(card: FoundCard, other: FoundCard, shape: CardShape) -> bool
     return any(_sibling_kind(a, r, sized, measured=True) is not None for r in other.indices)
 
 
-def _four_index_cards_merged(cards: list[FoundCard], measured: list[bool], mirrored: list[bool], shape: CardShape,
-                             min_confidence: float) -> tuple[list[FoundCard], list[bool], list[bool]]:
+def _four_index_cards_merged(found: list[_Assembled], shape: CardShape, min_confidence: float) -> list[_Assembled]:
     """Off the mat, where no card size narrows the windows, a four-index deck's card is
     found as two: its left indices paired, and its right ones (a top-right index is paired
     with nothing of its card's left ones without the card's size). A card of two indices
     turned half round from each other measures its own height (:func:`_own_height`); with
     it, an agreeing card's indices are looked for as its siblings with the mat's windows,
     and found ones make one card, outlined from an index that is a top-left one."""
-    out: list[FoundCard] = []
-    out_measured: list[bool] = []
-    out_mirrored: list[bool] = []
-    for card, m, left in zip(cards, measured, mirrored, strict=True):
-        into = next((k for k, kept in enumerate(out)
-                     if _agree(kept.indices[0], card.indices[0])
-                     and (_sized_siblings(kept, card, shape) or _sized_siblings(card, kept, shape))), None)
+    out: list[_Assembled] = []
+    for f in found:
+        card = f.card
+        into = next((k for k in out if _agree(k.card.indices[0], card.indices[0])
+                     and (_sized_siblings(k.card, card, shape) or _sized_siblings(card, k.card, shape))), None)
         if into is None:
-            out.append(card)
-            out_measured.append(m)
-            out_mirrored.append(left)
+            out.append(f)
             continue
-        kept = out[into]
+        kept = into.card
         indices = [*kept.indices, *card.indices]
         height = _own_height(kept, shape) or _own_height(card, shape)
         assert height is not None  # one of them measured itself to be merged
-        found = _left_index_outline(indices, shape, height)
-        if found is not None:
-            anchor, kept.corners, out_measured[into] = found
+        left_index = _left_index_outline(indices, shape, height)
+        if left_index is not None:
+            anchor, kept.corners, into.measured = left_index
             indices = [anchor, *(r for r in indices if r is not anchor)]
-            out_mirrored[into] = False
+            into.mirrored = False
         kept.indices = indices
         kept.probs = _joint(indices)
         kept.settle(*_group_code(indices, kept.probs), min_confidence)
-    return out, out_measured, out_mirrored
+    return out
 
 
-def _without_stray_readings(cards: list[FoundCard], whole: list[bool]) -> list[FoundCard]:
+def _without_stray_readings(found: list[_Assembled]) -> list[_Assembled]:
     """Drop one-index "cards" that are really print on another card: inside the outline of
     a card whose two far indices were both read (so its outline is measured, not guessed),
     at a scale unlike that card's own index (pips and court art are larger). A card lying
     on top of another has an index of the same deck, so the same scale, and stays."""
-    measured = [c for c, w in zip(cards, whole, strict=True) if w]
+    measured = [f.card for f in found if f.measured]
     out = []
-    for card, w in zip(cards, whole, strict=True):
-        if not w and len(card.indices) == 1:
-            r = card.indices[0]
-            stray = False
-            for big in measured:
-                ratio = r.span / big.indices[0].span
-                if _point_in(big.corners, r.centre) and not 0.75 < ratio < 1.33:
-                    stray = True
-                    break
-            if stray:
+    for f in found:
+        if not f.measured and len(f.card.indices) == 1:
+            r = f.card.indices[0]
+            if any(_point_in(big.corners, r.centre) and not 0.75 < r.span / big.indices[0].span < 1.33
+                   for big in measured):
                 continue
-        out.append(card)
+        out.append(f)
     return out
 
 
