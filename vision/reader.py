@@ -44,14 +44,17 @@ BACK_REACH = 0.6
 """After a change, backs are looked for again where their middle lies within this share of
 a card's height of it (a card's half diagonal: any card touching the change); those
 further off are kept from the last read, and the back finder does not look at them."""
-LONE_INDEX_OFF_MAT = 0.6
+LONE_INDEX_OFF_MAT = 0.7
 """With no mat in view, a card known by one index alone is reported only when the network
 is at least this sure it saw an index, and named it. On the mat, its colour, its print and
 its zones keep stray marks out (no card on 60 empty mats); a photograph's carpet or print
 has glyph-sized blobs the network half believes (real photographs at a phone's full size:
-131 cards reported that are none on the dev split, 60 after this; the right ranks the same;
-docs/benchmarks.md, session 25). A covered card in a fanned column shows one index too,
-but on the mat."""
+131 cards reported that are none on the dev split without it, 60 at 0.6, the right ranks
+the same; session 25). 0.7 since session 28, chosen on the dev split: of its lone-index
+cards, at the photos' own size and a phone's, none right lay between 0.6 and 0.7 and 15
+that are none did, 4 more read with the wrong rank (at 0.8: 26 and 8, but a ten of clubs
+lost; docs/benchmarks.md). A covered card in a fanned column shows one index too, but on
+the mat."""
 FOCUS_LIMIT = 0.1
 """The camera's blur (sigma, :mod:`vision.focus`) above which a warning says to focus it, as
 a share of an index's rank height (rendered still frames: isolated cards 99.9 % right under
