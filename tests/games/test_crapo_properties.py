@@ -81,6 +81,11 @@ def test_games_under_stop_with_mistakes_end_keep_the_cards_and_replay(seed, poli
 @example(seed=168_973_182_517_097, stop=True, policy=4629,
          rules={"play_on_opponent_deck": True, "stalemate_cycles": 3, "initial_aces": "to_centre",
                 "shuffle_on_flip": True, "deck_ownership": "mixed", "flip_ends_turn": False})
+# CP-04: a queen put by mistake on her foundation's king looks, to the camera, like the king
+# taken off onto the trash the queen left (both break CP-04): both are candidates.
+@example(seed=30_777_574_981_598, stop=True, policy=51,
+         rules={"stalemate_cycles": 2, "flip_ends_turn": True, "shuffle_on_flip": False,
+                "initial_aces": "optional", "deck_ownership": "one_pack_each", "play_on_opponent_deck": False})
 def test_move_inference_finds_the_move_that_was_made(seed, rules, stop, policy):
     """Every action of a random game, mistakes under Stop! included, is among the
     explanations of what a perfect camera sees after it (or one that ends the same)."""
