@@ -17,7 +17,7 @@ import numpy as np
 
 from vision.cards.detect import FoundCard
 from vision.cards.glare import LampGlare, LitMat
-from vision.cards.heaps import MAT_IN_PART, ROW_OF_BACKS, SAME_CARD, card_box, pieces_touching, touching_cards
+from vision.cards.heaps import ROW_OF_BACKS, SAME_CARD, card_box, pieces_touching, touching_cards
 from vision.cards.sides import card_stock, least_and_spread, side_of
 from vision.stability import hands, skin_mask
 
@@ -292,6 +292,11 @@ def _smoothed(fg: np.ndarray, k: int) -> np.ndarray:
     """``fg`` opened and closed k x k: no thin bridges, no notches of print."""
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
     return cv2.morphologyEx(cv2.morphologyEx(fg, cv2.MORPH_OPEN, kernel), cv2.MORPH_CLOSE, kernel)
+
+
+MAT_IN_PART = 0.3
+"""A card parted out of a blob, or fitted in it, may show this much of the mat's colour (a
+lamp's glare, the gap between slots) at most."""
 
 
 def _cards_in(fg: np.ndarray, mat: _Mat, glare: LampGlare, paper_fraction: float,

@@ -28,6 +28,8 @@ def card_box(contour: np.ndarray, card_size: tuple[float, float]) -> np.ndarray 
     return cv2.boxPoints(((cx, cy), (rw, rh), angle))
 
 
+ROW_OF_BACKS = 6.0
+"""Bordered backs touching, at most (a Crocodile seat's 2 x 2 with the gaps between them)."""
 SPLIT_DEPTHS = (0.1, 0.15, 0.2, 0.25, 0.3)
 """How deep (in card widths) a blob of cards touching is worn away to part them."""
 SPLIT_WHOLE = 0.85
@@ -100,9 +102,6 @@ def _parted(blob: np.ndarray, card_size: tuple[float, float]) -> Iterator[tuple[
         yield found, cards
 
 
-MAT_IN_PART = 0.3
-"""A card parted out of a blob, or fitted in it, may show this much of the mat's colour (a
-lamp's glare, the gap between slots) at most."""
 CORNER_COS = 0.2
 """A blob's corner is a card's when its two sides meet within about 12 degrees of square."""
 CARD_INSIDE = 0.92
@@ -166,6 +165,3 @@ def _cornered(blob: np.ndarray, contour: np.ndarray, card_size: tuple[float, flo
             cards = cv2.bitwise_or(cards, drawn)
     return found, cards
 
-
-ROW_OF_BACKS = 6.0
-"""Bordered backs touching, at most (a Crocodile seat's 2 x 2 with the gaps between them)."""
