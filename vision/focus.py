@@ -62,6 +62,14 @@ def edge_blur_px(gray: np.ndarray, corners: np.ndarray) -> float | None:
     """The camera's blur sigma in pixels, from markers' outlines ``corners`` (M, 4, 2) in
     ``gray`` (the black border's outer corners, as the calibration refines them); None when
     no side gives a clean edge."""
+    blurs = edge_blurs_px(gray, corners)
+    return None if blurs is None else blurs[0]
+
+
+def edge_blurs_px(gray: np.ndarray, corners: np.ndarray) -> tuple[float, float] | None:
+    """The blur sigma in pixels of the markers' sides in their sharper direction (the
+    camera's focus) and in their blurrier one (the focus and any motion across them); see
+    :func:`edge_blur_px`. None when no side gives a clean edge."""
     a, b, along, normal = marker_sides(corners)
     if len(a) == 0:
         return None
@@ -82,5 +90,5 @@ def edge_blur_px(gray: np.ndarray, corners: np.ndarray) -> float | None:
     medians = [float(np.median(sigma[clean & side])) for side in (~turned, turned) if (clean & side).any()]
     if not medians:
         return None
-    measured = min(medians)
-    return float(np.sqrt(max(0.0, measured**2 - PIXEL_SIGMA**2)))
+    sharper, blurrier = (float(np.sqrt(max(0.0, m**2 - PIXEL_SIGMA**2))) for m in (min(medians), max(medians)))
+    return sharper, blurrier

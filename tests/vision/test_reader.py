@@ -54,6 +54,23 @@ def test_a_dealt_table_is_read_card_by_card(croc):
         assert card.mat_xy is not None and 0.5 <= card.confidence <= 1.0
 
 
+def test_the_backs_of_a_frame_smeared_by_motion_are_found_in_their_slots():
+    # A bumped table: every edge streaked by 9.5 px. The faces' indices are past reading,
+    # but the mat still calibrates from its smeared markers, and the backs lie in their
+    # slots (before, no marker passed, and nothing was found).
+    recall = mat_layout("recall", 2, "a3")
+    streak = Effects(brightness=0.8, gradient=0.4, gradient_deg=170, blur_sigma=1.2, motion_px=9.5,
+                     motion_deg=100.0, noise_sigma=6.0, noise_seed=5, jpeg_quality=85)
+    state = TableState(zones={"seat0": [down()] * 4, "seat1": [down()] * 3, "draw": [down()] * 6})
+    camera = overhead_camera(recall.size_mm, (1280, 720), tilt_deg=-8, pan_deg=3)
+    obs = CardReader(recall).read_image(render(table_scene(recall, state, camera=camera, effects=streak, seed=3)).image)
+    assert obs.calibration == "fresh"
+    for slot in range(4):
+        assert _codes(obs, f"seat0/slot{slot}") == [BACK]
+    assert sorted(_codes(obs, "seat1")) == [BACK] * 3
+    assert _codes(obs, "draw") == [BACK]
+
+
 def test_a_fanned_column_is_read_down_to_the_covered_cards(crapo):
     column = ["Kh", "Qs", "Jd", "Tc", "9h", "8s"]
     obs = CardReader(crapo).read_image(render(table_scene(crapo, TableState(zones={"tableau2": column}))).image)

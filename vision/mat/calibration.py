@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from vision.aruco import MarkerDetector, marker_image, marker_sides
-from vision.focus import edge_blur_px
+from vision.focus import edge_blur_px, edge_blurs_px
 from vision.mat.layout import MatLayout
 from vision.profiles import across
 
@@ -30,8 +30,26 @@ TWO_MARKERS_APART = 0.7
 Rendered training-like still frames, a homography from each pair of markers seen against
 the camera's own: pairs 0.7 of the diagonal apart map the mat within 2.2 mm (median of
 each frame's worst point; 5.3 mm for 9 in 10), pairs 0.5-0.7 apart within 3.9 mm (13.7 mm)."""
+TWO_MARKERS_BLUR_PX = 2.0
+"""... and when their sides are blurred by no more than this (a Gaussian's sigma, pixels)
+in their blurrier direction: two markers carry any bend of their corners across the whole
+mat, and a streak of motion bends them. Rendered pairs 0.7 of the diagonal apart and more
+(throw-away script, 405 fits, motion of 3-11 px in three directions, focus blur to 2 px):
+sides at 2.0 px or less, 4 fits of 247 off by more than 5 mm at a zone's centre (8.2 at
+worst; still frames up to 6.9); blurrier, 71 of 158 (38 mm at worst)."""
 STILL_FITS_PX = 1.5
 """RMS pixels within which markers tracked lie where the calibration in use puts them."""
+SHARP_RISE = 12.0
+"""Grey levels a marker's side must rise by in half a pixel to count as its edge."""
+SMEARED_RISE, SMEARED_SWING = 5.0, 60.0
+"""A side with too few such points is looked for again as smeared by the camera's motion (a
+bumped table, a slow shutter): a gentler rise where the profile across it still swings this
+much from dark to light. A streak of 10 px spreads an edge's 230 grey levels over 10 px,
+evenly about where the edge was: the steepest point lies somewhere on that ramp, and the
+line fitted through nine of them along the side settles near its middle (a marker bent
+further is refused by the fit's error, ``max_error_mm``). Held-out rendered frames blurred
+by 9.5-12 px rose by 11-18 levels at best on most sides, swinging 100-250 over the
+profile's 6 px; not one marker of the frame blurred by 9.5 px passed, 5 of its 6 now do."""
 BLUR_EVERY_NS = 2_000_000_000
 """The camera's blur (about 1 ms) is measured again on a fresh calibration this long after
 the last measure: focus changes when someone turns the lens, not from frame to frame."""
@@ -175,7 +193,13 @@ class MatCalibrator:
         curve = g0 - 2 * g1 + g2
         delta = np.clip(np.where(curve < 0, 0.5 * (g0 - g2) / np.where(curve < 0, curve, -1.0), 0.0), -1, 1)
         where = (offsets[k] + 0.25 + delta * 0.5).reshape(m, 4, len(ts))
-        weight = (g1 > 12.0).reshape(m, 4, len(ts)).astype(np.float64)
+        sharp = (g1 > SHARP_RISE).reshape(m, 4, len(ts))
+        swing = profile.max(axis=1) - profile.min(axis=1)
+        soft = ((g1 > SMEARED_RISE) & (swing > SMEARED_SWING)).reshape(m, 4, len(ts))
+        # a side clear enough as it is keeps only its sharp points: a card's or a shadow's
+        # soft edge beside a marker must not pull a still frame's line
+        side_sharp = sharp.sum(2) >= 4
+        weight = np.where(side_sharp[..., None], sharp, soft).astype(np.float64)
         points = base + where[..., None] * normal[:, :, None, :]  # (m, 4, 9, 2)
         # A least-squares line per side: through the weighted mean, along the main axis.
         total = np.maximum(weight.sum(2), 1e-9)
@@ -255,7 +279,7 @@ class MatCalibrator:
         predicted = cv2.perspectiveTransform(mm.astype(np.float64), self.current.mat_to_image).reshape(-1, 2)
         return float(np.sqrt(np.mean(np.sum((corners.reshape(-1, 2) - predicted) ** 2, axis=1)))) <= STILL_FITS_PX
 
-    def _fit(self, ids: np.ndarray, corners: np.ndarray, t_ns: int | None) -> Calibration | str:
+    def _fit(self, gray: np.ndarray, ids: np.ndarray, corners: np.ndarray, t_ns: int | None) -> Calibration | str:
         """A fresh calibration from these markers, or why not."""
         seen = {int(i) for i in ids}
         if not self._enough(seen):
@@ -272,6 +296,11 @@ class MatCalibrator:
         good_markers = {int(i) for i, ok in zip(np.repeat(ids, 4), good, strict=True) if ok}
         if error > self.max_error_mm or not self._enough(good_markers):
             return f"marker fit off by {error:.1f} mm (limit {self.max_error_mm} mm)"
+        if len(good_markers) < self.min_markers:
+            blurs = edge_blurs_px(gray, corners)
+            if blurs is None or blurs[1] > TWO_MARKERS_BLUR_PX:
+                return (self._short(seen) + "; two would do, but their edges are "
+                        + ("unclear" if blurs is None else f"blurred by {blurs[1]:.1f} px"))
         return Calibration(FRESH, H, tuple(sorted(seen)), error, t_ns)
 
     def update(self, image: np.ndarray, t_ns: int | None = None) -> Calibration:
@@ -288,7 +317,7 @@ class MatCalibrator:
                 self.current = self.current.as_kept(tuple(sorted(seen)), self._short(seen) + "; the last calibration "
                                                     "still fits those")
                 return self.current
-            result = self._fit(ids, corners, t_ns)
+            result = self._fit(gray, ids, corners, t_ns)
         if isinstance(result, str):
             self.searches += 1
             # Half size finds most frames' markers in half the time; small or soft ones (a
@@ -302,7 +331,7 @@ class MatCalibrator:
                 if len(found_ids):
                     found, ok = self.refine(gray, found, 3.0)
                     found_ids, found = found_ids[ok], found[ok]
-                fit = self._fit(found_ids, found, t_ns)
+                fit = self._fit(gray, found_ids, found, t_ns)
                 if isinstance(fit, Calibration) or len(found_ids) >= len(ids):
                     result, ids, corners = fit, found_ids, found
                 if isinstance(fit, Calibration):
