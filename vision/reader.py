@@ -223,7 +223,7 @@ class CardReader:
         else:
             faces = [c for c in faces if _believed_off_mat(c)]
             self.finder.snap_outlines(image, faces)
-        self.finder.weigh_pips(image, faces)
+        faces = self.finder.weigh_pips(image, faces)
         faces = [*(c for c in kept if c.indices), *faces]
         if view is None or calibration is None:
             return faces

@@ -14,6 +14,21 @@ from functools import cache
 import cv2
 import numpy as np
 
+PIP_SPOTS: dict[str, list[tuple[float, float]]] = {
+    "2": [(0.5, 0), (0.5, 1)],
+    "3": [(0.5, 0), (0.5, 0.5), (0.5, 1)],
+    "4": [(0, 0), (1, 0), (0, 1), (1, 1)],
+    "5": [(0, 0), (1, 0), (0.5, 0.5), (0, 1), (1, 1)],
+    "6": [(0, 0), (1, 0), (0, 0.5), (1, 0.5), (0, 1), (1, 1)],
+    "7": [(0, 0), (1, 0), (0.5, 0.25), (0, 0.5), (1, 0.5), (0, 1), (1, 1)],
+    "8": [(0, 0), (1, 0), (0.5, 0.25), (0, 0.5), (1, 0.5), (0.5, 0.75), (0, 1), (1, 1)],
+    "9": [(0, 0), (1, 0), (0, 1 / 3), (1, 1 / 3), (0.5, 0.5), (0, 2 / 3), (1, 2 / 3), (0, 1), (1, 1)],
+    "T": [(0, 0), (1, 0), (0.5, 1 / 6), (0, 1 / 3), (1, 1 / 3), (0, 2 / 3), (1, 2 / 3), (0.5, 5 / 6),
+          (0, 1), (1, 1)],
+}
+"""Where a number card's pips sit, (column, row) from 0 to 1 across the outer pips' centres:
+the usual layout every deck prints, drawn by the renderer and looked for by the reader."""
+
 _SHIFT = 4  # fillPoly sub-pixel bits: pips stay smooth at small sizes
 _ONE = 1 << _SHIFT
 

@@ -1,4 +1,4 @@
-"""Clubs against spades, told by a number card's pips (vision.cards.pips)."""
+"""Clubs against spades, and a number card's rank, told by its pips (vision.cards.pips)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from vision.cards.detect import CardFinder, FoundCard
-from vision.cards.indices import CODES
-from vision.cards.pips import CLUB_BIAS, MAX_LOG_ODDS, pip_likeness, weigh_pips
+from vision.cards.indices import CODES, IndexReading
+from vision.cards.pips import CLUB_BIAS, MAX_LOG_ODDS, RANK_BY_PIPS, pip_likeness, rank_by_pips, weigh_pips
 from vision.render.camera import overhead_camera
 from vision.render.scene import CardPlacement, Scene, render
 
@@ -73,9 +73,12 @@ def test_pips_are_not_weighed_when_they_cannot_be_trusted():
     # a rank in doubt (a court card read as an eight shows pips in its picture too)
     doubtful = _probs(_8c=0.45, _8s=0.2, _Jc=0.35)
     assert weigh_pips(doubtful, image, corners) is doubtful
-    # a red card, a court card: nothing to weigh
-    for probs in (_probs(_8h=0.7, _8d=0.3), _probs(_Qc=0.7, _Qs=0.3)):
-        assert weigh_pips(probs, image, corners) is probs
+    # a red card: nothing to weigh
+    red = _probs(_8h=0.7, _8d=0.3)
+    assert weigh_pips(red, image, corners) is red
+    # a court card: its picture is no pips
+    court = _probs(_Qc=0.7, _Qs=0.3)
+    assert weigh_pips(court, *_lone("Qc")) is court
     # the middle half hidden (a card lying over it): fewer pips than an eight has
     hidden = image.copy()
     c = corners.mean(axis=0).astype(int)
@@ -93,3 +96,64 @@ def test_the_finder_settles_a_card_on_its_pips():
     assert card.probs is not None and card.probs[CODES.index("6c")] == card.confidence
     assert card.probs.sum() == pytest.approx(1.0)
     assert covered.code == "6s"  # a covered card's middle is someone else's
+
+
+@pytest.mark.parametrize(("code", "read_as", "angle"), [
+    ("9h", "Jh", 20.0), ("9h", "Jh", 195.0), ("4d", "Ad", 80.0), ("7s", "Ts", -30.0), ("Tc", "Qc", 10.0),
+    ("5h", "6h", 160.0), ("8d", "3d", 45.0), ("6c", "Kc", 0.0),
+])
+def test_the_pips_count_a_number_cards_rank_whatever_its_index_said(code, read_as, angle):
+    # a faint index read with all the network's certainty as another rank of the suit
+    image, corners = _lone(code, angle=angle)
+    assert rank_by_pips(image, corners, red=code[1] in "hd") == code[0]
+    probs = _probs(**{"_" + read_as: 0.999})
+    weighed = weigh_pips(probs, image, corners)
+    assert CODES[int(np.argmax(weighed))] == code
+    assert weighed[CODES.index(code)] == pytest.approx(RANK_BY_PIPS * 0.999 / probs.sum(), abs=0.01)
+    assert weighed.sum() == pytest.approx(1.0)
+    # a right index is left as it was
+    right = _probs(**{"_" + code: 0.999})
+    assert weigh_pips(right, image, corners) is right or code[1] in "cs"
+
+
+@pytest.mark.parametrize("code", ["Jh", "Qs", "Kd", "Kc", "Ah", "As", "2d", "3c", "JOKER"])
+def test_courts_aces_twos_threes_and_jokers_are_not_counted(code):
+    image, corners = _lone(code, angle=15.0)
+    assert rank_by_pips(image, corners, red=code[1:2] in ("h", "d")) is None
+
+
+def test_a_number_card_partly_hidden_or_out_of_the_picture_is_not_counted():
+    image, corners = _lone("Th", angle=0.0)
+    hidden = image.copy()
+    c = corners.mean(axis=0).astype(int)
+    hidden[c[1] + 5 :, :] = (40, 90, 40)  # a card lying over its lower half
+    assert rank_by_pips(hidden, corners, red=True) is None
+    # the picture's edge through its middle: four pips show as a four's would, a card
+    # reaching past the picture is never counted
+    probs = _probs(_Jh=0.999)
+    top = int(corners[:, 1].min()) + (int(corners[:, 1].max()) - int(corners[:, 1].min())) // 2
+    assert weigh_pips(probs, image[:top], corners) is probs
+
+
+def _index_at(corners: np.ndarray, corner: int, code: str) -> IndexReading:
+    """An index reading just inside the card's ``corner``."""
+    c = np.asarray(corners, float)
+    at = c[corner] + 0.12 * (c.mean(axis=0) - c[corner])
+    return IndexReading(code, 0.99, 0.99, at, np.array([0.0, 1.0]), 12.0)
+
+
+def test_a_card_read_as_two_ranks_is_one_card_once_its_pips_are_counted():
+    # its top index faint (read as a jack), its bottom one right: two cards over each
+    # other until the pips name the nine; then one, outlined where they were counted
+    image, corners = _lone("9h", angle=10.0)
+    top = FoundCard("Jh", 0.99, corners, [_index_at(corners, 0, "Jh")], probs=_probs(_Jh=0.99))
+    bottom = FoundCard("9h", 0.95, corners + 4.0, [_index_at(corners, 2, "9h")], probs=_probs(_9h=0.95))
+    elsewhere = FoundCard("9h", 0.95, corners + 300.0, [_index_at(corners + 300.0, 0, "9h")], probs=_probs(_9h=0.95))
+    cards = CardFinder().weigh_pips(image, [top, bottom, elsewhere])
+    assert cards == [top, elsewhere]
+    assert top.code == "9h" and len(top.indices) == 2
+    assert np.array_equal(top.corners, corners)
+    # a card the pips leave as it was keeps its doubles: they are not the pips' doing
+    again = FoundCard("9h", 0.95, corners, [_index_at(corners, 0, "9h")], probs=_probs(_9h=0.95))
+    twin = FoundCard("9h", 0.95, corners + 4.0, [_index_at(corners, 2, "9h")], probs=_probs(_9h=0.95))
+    assert CardFinder().weigh_pips(image, [again, twin]) == [again, twin]

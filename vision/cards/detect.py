@@ -428,13 +428,32 @@ class CardFinder:
                 if snapped is not None:
                     card.corners = snapped
 
-    def weigh_pips(self, image: np.ndarray, cards: list[FoundCard]) -> None:
-        """Weigh in the pips of the black number cards in full view (``vision.cards.pips``),
-        once their outlines are as good as they get."""
+    def weigh_pips(self, image: np.ndarray, cards: list[FoundCard]) -> list[FoundCard]:
+        """Weigh in the pips of the number cards in full view (``vision.cards.pips``), once
+        their outlines are as good as they get; the cards, one for each. A card whose two
+        indices read as two ranks was two cards lying over each other: when the pips name
+        one of them, the other, an index of which lies in its outline, is the same card (its
+        indices join the counted one's)."""
+        renamed = []
         for card in cards:
             if card.probs is None or card.covered:
                 continue
             probs = weigh_pips(card.probs, image, card.corners)
             if probs is not card.probs:
+                was = card.code
                 card.probs = probs
                 card.settle(*decide(probs), self.min_confidence)
+                if card.code != was:
+                    renamed.append(card)
+        doubles = set()
+        for card in renamed:
+            if id(card) in doubles:
+                continue
+            for other in cards:
+                if (other is not card and id(other) not in doubles and other.code == card.code
+                        and any(_point_in(card.corners, g.centre) for g in other.indices)):
+                    # the outline the pips were counted in is the card's
+                    card.indices = [*card.indices, *other.indices]
+                    doubles.add(id(other))
+                    break
+        return [c for c in cards if id(c) not in doubles]

@@ -11,6 +11,12 @@ one more look at the card, weighed with its indices' reading.
 
 Only black number cards lying in full view are looked at: a covered card's middle is
 someone else's, and court cards have a picture there.
+
+The pips also count a number card's rank (:func:`rank_by_pips`): a faint or glared index
+(a phone's overexposed photo thins a red nine's strokes into a jack's hook) is read wrong
+with all the network's certainty, while the nine pips beside it are large and plain. Four
+to ten pips of one size, lying exactly as that rank's pips are printed (``PIP_SPOTS``),
+name the rank whatever the index said; the index still names the suit.
 """
 
 from __future__ import annotations
@@ -20,11 +26,13 @@ from functools import cache
 import cv2
 import numpy as np
 
+from companion.cards import JOKER
 from vision.blobs import components
 from vision.cards.geometry import warp_quad
 from vision.cards.indices import CODES
+from vision.cards.net import SUIT_CLASSES
 from vision.cards.proposals import ink_image
-from vision.suits import draw_pip
+from vision.suits import PIP_SPOTS, draw_pip
 
 _SIDE = 20
 """Pips are compared as _SIDE x _SIDE squares."""
@@ -92,6 +100,12 @@ def _unit(a: np.ndarray) -> np.ndarray:
 def _card_ink(image: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, float]:
     """The card warped upright at about its own size, as ink 0..1 (darkest channel below
     the paper's), and its height in px."""
+    _, ink, h = _card_and_ink(image, corners)
+    return ink, h
+
+
+def _card_and_ink(image: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """The card warped upright (BGR), its ink (see :func:`_card_ink`) and its height."""
     c = np.asarray(corners, np.float64)
     width = float(np.hypot(*(c[1] - c[0])))
     height = float(np.hypot(*(c[3] - c[0])))
@@ -99,7 +113,7 @@ def _card_ink(image: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, float
     card = warp_quad(image, c, (w, h))
     dark = ink_image(card).astype(np.float32)
     paper = float(np.percentile(dark, 90))
-    return np.clip((paper - dark) / max(paper * 0.5, 1.0), 0, 1), float(h)
+    return card, np.clip((paper - dark) / max(paper * 0.5, 1.0), 0, 1), float(h)
 
 
 def pip_likeness(image: np.ndarray, corners: np.ndarray, lone: bool = False) -> list[float]:
@@ -152,10 +166,113 @@ PIP_COUNT = {rank: n for n, rank in enumerate("A23456789T", start=1)}
 """How many pips a number card shows in its middle."""
 
 
+COUNT_WINDOW = (0.08, 0.05, 0.92, 0.95)
+"""Where pips are counted (left, top, right, bottom, share of the card): a real deck's outer
+pips reach 0.15 of the card's width from its edge, past :data:`_INNER`."""
+PIP_COLUMNS = (0.17, 0.83)
+"""A counted pip's centre lies between these shares of the card's width; an index's glyphs
+lie outside (real decks: pips' centres at 0.19-0.26 and 0.72-0.77, indices' under 0.12)."""
+SAME_SIZE = (0.8, 1.25)
+"""A number card's pips are one size: those counted lie within these shares of their median."""
+SPOT_REACH = 0.12
+"""How far from its printed spot a pip may lie, as a share of the span of the outer pips."""
+PIP_SPREAD = (0.3, 0.5)
+"""The outer pips of four and more span at least these shares of the card's width and
+height: fewer, and part of the card is hidden or out of the picture."""
+RED_PIP = 40.0
+"""A red pip is this much redder than the card's paper (:func:`_redness`). The real
+photographs' number cards (dev split), blobs in their middles: red 81-169 (5-95 %), black
+-16-32; a pip on the wrong side of it only keeps the pips from counting."""
+RANK_BY_PIPS = 0.9
+"""The share of belief the pips' rank takes from the index's when the two differ (the
+index's suits are kept): a card whose pips make a nine is a nine."""
+
+
+def _redness(card: np.ndarray, where: np.ndarray) -> float:
+    """How much redder than grey the card's pixels ``where`` are (red less the mean of green
+    and blue, grey levels)."""
+    b, g, r = (float(v) for v in card[where].astype(np.float32).mean(axis=0))
+    return r - (g + b) / 2
+
+
+def counted_pips(image: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The centres (N, 2), as shares of the card's width and height, of the compact blobs of
+    one size in the middle of the card at ``corners`` (see :data:`COUNT_WINDOW`), and which
+    of them are red (N,)."""
+    card, ink, h = _card_and_ink(image, corners)
+    H, W = ink.shape
+    x0, y0, x1, y1 = (round(f * s) for f, s in zip(COUNT_WINDOW, (W, H, W, H), strict=True))
+    window = np.zeros((H, W), np.uint8)
+    window[y0:y1, x0:x1] = ink[y0:y1, x0:x1] > 0.5
+    n, labels, stats, centres = components(window)
+    paper = _redness(card, ink < 0.1) if (ink < 0.1).any() else 0.0
+    pip_h = PIP_HEIGHT * h
+    found = []
+    for k in range(1, n):
+        x, y, w, hh, area = stats[k]
+        size = max(w, hh)
+        # a pip, not a speck, a picture or a stroke of a glyph (decks print pips up to
+        # twice PIP_HEIGHT)
+        if not 0.5 * pip_h < size < 2.2 * pip_h or area < 0.25 * size * size:
+            continue
+        if x <= x0 or y <= y0 or x + w >= x1 or y + hh >= y1:
+            continue
+        if PIP_COLUMNS[0] < centres[k][0] / W < PIP_COLUMNS[1]:
+            sl = np.s_[y : y + hh, x : x + w]
+            red = _redness(card[sl], labels[sl] == k) - paper > RED_PIP
+            found.append((centres[k][0] / W, centres[k][1] / H, size, red))
+    if not found:
+        return np.zeros((0, 2)), np.zeros(0, bool)
+    pips = np.array(found)
+    median = float(np.median(pips[:, 2]))
+    same = (pips[:, 2] >= SAME_SIZE[0] * median) & (pips[:, 2] <= SAME_SIZE[1] * median)
+    return pips[same, :2], pips[same, 3].astype(bool)
+
+
+def rank_by_pips(image: np.ndarray, corners: np.ndarray, red: bool) -> str | None:
+    """The number rank (4 to ten) whose printed layout the card's pips, all ``red`` or all
+    black, make either way up; None when they make none (a court's picture, an ace, a card
+    partly hidden, or another card's pips in an outline that reaches over it)."""
+    pips, reds = counted_pips(image, corners)
+    n = len(pips)
+    if not 4 <= n <= 10 or not (reds == red).all():
+        return None
+    low, high = pips.min(axis=0), pips.max(axis=0)
+    if (high - low)[0] < PIP_SPREAD[0] or (high - low)[1] < PIP_SPREAD[1]:
+        return None
+    placed = (pips - low) / (high - low)
+    rank = "23456789T"[n - 2]
+    spots = np.array(PIP_SPOTS[rank], float)
+    for way_up in (spots, 1 - spots):
+        d = np.hypot(*(placed[:, None, :] - way_up[None, :, :]).transpose(2, 0, 1))  # (pip, spot)
+        nearest = d.argmin(axis=0)
+        if len(set(nearest.tolist())) == n and float(d[nearest, np.arange(n)].max()) < SPOT_REACH:
+            return rank
+    return None
+
+
+def _counted_rank(probs: np.ndarray, rank: str) -> np.ndarray:
+    """``probs`` with RANK_BY_PIPS of the belief moved to ``rank``, shared among the suits
+    as the index's reading shares its belief among them."""
+    suits = probs[:52].reshape(13, len(SUIT_CLASSES)).sum(axis=0)  # CODES: rank by rank, suits in class order
+    counted = np.zeros_like(probs)
+    counted[[CODES.index(rank + s) for s in SUIT_CLASSES]] = suits / max(float(suits.sum()), 1e-12)
+    return (1 - RANK_BY_PIPS) * probs + RANK_BY_PIPS * counted
+
+
 def weigh_pips(probs: np.ndarray, image: np.ndarray, corners: np.ndarray) -> np.ndarray:
-    """``probs`` over CODES, with the pips' evidence when the card is most likely a black
-    number card and its middle shows all its pips; ``probs`` itself otherwise."""
+    """``probs`` over CODES, with the pips' evidence: the rank they count when it is not the
+    index's, then which black suit when the card is most likely a black number card and its
+    middle shows all its pips; ``probs`` itself when the pips say nothing new. Pips are
+    counted only on a card wholly in the picture: one half out shows only some of them."""
     best = CODES[int(np.argmax(probs))]
+    c = np.asarray(corners, np.float64)
+    h, w = image.shape[:2]
+    if best != JOKER and bool(((c >= 0) & (c <= (w - 1, h - 1))).all()):
+        counted = rank_by_pips(image, corners, red=best[-1] in "hd")
+        if counted is not None and counted != best[0]:
+            probs = _counted_rank(probs, counted)
+            best = CODES[int(np.argmax(probs))]
     if best[0] not in PIP_COUNT or best[-1] not in "cs":
         return probs
     club, spade = CODES.index(best[0] + "c"), CODES.index(best[0] + "s")

@@ -19,25 +19,10 @@ import numpy as np
 from companion.cards import BACK, JOKER, RANKS, SUITS, parse_card
 from vision.mat.draw import solid_image
 from vision.render.glyph_atlas import GlyphKey, stored_glyph
-from vision.suits import draw_pip, draw_star
+from vision.suits import PIP_SPOTS, draw_pip, draw_star
 
 BASE_PX_PER_MM = 4.0
 Colour = tuple[int, int, int]
-
-# Where a number card's pips sit: (column 0..1, row 0..1) inside the pip area.
-PIP_SPOTS: dict[str, list[tuple[float, float]]] = {
-    "2": [(0.5, 0), (0.5, 1)],
-    "3": [(0.5, 0), (0.5, 0.5), (0.5, 1)],
-    "4": [(0, 0), (1, 0), (0, 1), (1, 1)],
-    "5": [(0, 0), (1, 0), (0.5, 0.5), (0, 1), (1, 1)],
-    "6": [(0, 0), (1, 0), (0, 0.5), (1, 0.5), (0, 1), (1, 1)],
-    "7": [(0, 0), (1, 0), (0.5, 0.25), (0, 0.5), (1, 0.5), (0, 1), (1, 1)],
-    "8": [(0, 0), (1, 0), (0.5, 0.25), (0, 0.5), (1, 0.5), (0.5, 0.75), (0, 1), (1, 1)],
-    "9": [(0, 0), (1, 0), (0, 1 / 3), (1, 1 / 3), (0.5, 0.5), (0, 2 / 3), (1, 2 / 3), (0, 1), (1, 1)],
-    "T": [(0, 0), (1, 0), (0.5, 1 / 6), (0, 1 / 3), (1, 1 / 3), (0, 2 / 3), (1, 2 / 3), (0.5, 5 / 6),
-          (0, 1), (1, 1)],
-}
-
 
 @dataclass(frozen=True)
 class BackStyle:

@@ -17,8 +17,8 @@ import cv2
 import numpy as np
 
 from companion.cards import JOKER, RANKS
-from vision.render.faces import JOKER_TEXT, PIP_SPOTS, draw_glyph
-from vision.suits import suit_polygons
+from vision.render.faces import JOKER_TEXT, draw_glyph
+from vision.suits import PIP_SPOTS, suit_polygons
 from vision.train import ttf
 from vision.train.ttf import system_fonts
 
