@@ -104,12 +104,15 @@ def _card_ink(image: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, float
     return ink, h
 
 
-def _card_and_ink(image: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
-    """The card warped upright (BGR), its ink (see :func:`_card_ink`) and its height."""
+def _card_and_ink(image: np.ndarray, corners: np.ndarray,
+                  max_height: float = float("inf")) -> tuple[np.ndarray, np.ndarray, float]:
+    """The card warped upright (BGR), at most ``max_height`` px tall, its ink (see
+    :func:`_card_ink`) and its height."""
     c = np.asarray(corners, np.float64)
     width = float(np.hypot(*(c[1] - c[0])))
     height = float(np.hypot(*(c[3] - c[0])))
-    w, h = max(8, round(width)), max(8, round(height))
+    shrink = min(1.0, max_height / max(height, 1.0))
+    w, h = max(8, round(width * shrink)), max(8, round(height * shrink))
     card = warp_quad(image, c, (w, h))
     dark = ink_image(card).astype(np.float32)
     paper = float(np.percentile(dark, 90))
@@ -166,12 +169,16 @@ PIP_COUNT = {rank: n for n, rank in enumerate("A23456789T", start=1)}
 """How many pips a number card shows in its middle."""
 
 
-COUNT_WINDOW = (0.08, 0.05, 0.92, 0.95)
+COUNT_WINDOW = (0.04, 0.03, 0.96, 0.97)
 """Where pips are counted (left, top, right, bottom, share of the card): a real deck's outer
-pips reach 0.15 of the card's width from its edge, past :data:`_INNER`."""
+pips reach to 0.08 of the card's width from its edge, far past :data:`_INNER`, and a pip
+the window cuts is not counted."""
 PIP_COLUMNS = (0.17, 0.83)
 """A counted pip's centre lies between these shares of the card's width; an index's glyphs
 lie outside (real decks: pips' centres at 0.19-0.26 and 0.72-0.77, indices' under 0.12)."""
+COUNT_HEIGHT = 160
+"""Pips are counted on the card warped no taller than this (px): a pip is then still 20 px
+tall, and a phone's full-size photo costs no more than a camera's frame."""
 SAME_SIZE = (0.8, 1.25)
 """A number card's pips are one size: those counted lie within these shares of their median."""
 SPOT_REACH = 0.12
@@ -191,15 +198,15 @@ index's suits are kept): a card whose pips make a nine is a nine."""
 def _redness(card: np.ndarray, where: np.ndarray) -> float:
     """How much redder than grey the card's pixels ``where`` are (red less the mean of green
     and blue, grey levels)."""
-    b, g, r = (float(v) for v in card[where].astype(np.float32).mean(axis=0))
-    return r - (g + b) / 2
+    b, g, r, _ = cv2.mean(card, mask=where.astype(np.uint8))
+    return float(r - (g + b) / 2)
 
 
 def counted_pips(image: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The centres (N, 2), as shares of the card's width and height, of the compact blobs of
     one size in the middle of the card at ``corners`` (see :data:`COUNT_WINDOW`), and which
     of them are red (N,)."""
-    card, ink, h = _card_and_ink(image, corners)
+    card, ink, h = _card_and_ink(image, corners, COUNT_HEIGHT)
     H, W = ink.shape
     x0, y0, x1, y1 = (round(f * s) for f, s in zip(COUNT_WINDOW, (W, H, W, H), strict=True))
     window = np.zeros((H, W), np.uint8)
