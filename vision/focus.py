@@ -69,7 +69,8 @@ def edge_blur_px(gray: np.ndarray, corners: np.ndarray) -> float | None:
 def edge_blurs_px(gray: np.ndarray, corners: np.ndarray) -> tuple[float, float] | None:
     """The blur sigma in pixels of the markers' sides in their sharper direction (the
     camera's focus) and in their blurrier one (the focus and any motion across them); see
-    :func:`edge_blur_px`. None when no side gives a clean edge."""
+    :func:`edge_blur_px`. None when no side gives a clean edge; the blurrier one infinite
+    when no side of that direction does (smeared past the profile's reach)."""
     a, b, along, normal = marker_sides(corners)
     if len(a) == 0:
         return None
@@ -87,8 +88,8 @@ def edge_blurs_px(gray: np.ndarray, corners: np.ndarray) -> tuple[float, float] 
     turned = np.abs(((angle - first + 90) % 180) - 90) > 45
     sigma = side_blur(profiles.reshape(-1, len(offsets)))
     clean = ~np.isnan(sigma)
-    medians = [float(np.median(sigma[clean & side])) for side in (~turned, turned) if (clean & side).any()]
-    if not medians:
+    medians = [float(np.median(sigma[clean & side])) if (clean & side).any() else np.inf for side in (~turned, turned)]
+    if min(medians) == np.inf:
         return None
     sharper, blurrier = (float(np.sqrt(max(0.0, m**2 - PIXEL_SIGMA**2))) for m in (min(medians), max(medians)))
     return sharper, blurrier

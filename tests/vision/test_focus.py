@@ -47,14 +47,15 @@ def test_motion_blur_is_not_taken_for_focus(renderer, croc):
 
 def test_both_directions_blurs_are_measured(renderer, croc):
     # the blurrier direction is what a two-marker calibration is refused on. A streak of
-    # 6 px rises 10-90 % over 4.8 px, a Gaussian's 1.9 sigma; focus blurs both alike.
-    calibrator = MatCalibrator(croc)
+    # 6 px rises 10-90 % over 4.8 px, a Gaussian's 1.9 sigma; focus blurs both alike; a
+    # streak of 30 px smears the sides across it past the profile: blurred past any limit.
+    still = MatCalibrator(croc).update(_frame(renderer, croc, Effects()))
+    mm = np.array([croc.marker_points()[i] for i in still.markers_seen]).reshape(-1, 1, 2)
+    corners = cv2.perspectiveTransform(mm, still.mat_to_image).reshape(-1, 4, 2)
     for effects, sharper, blurrier in ((Effects(motion_px=6.0, motion_deg=0.0), 0.0, 1.9),
-                                       (Effects(blur_sigma=1.2), 1.2, 1.2)):
+                                       (Effects(blur_sigma=1.2), 1.2, 1.2),
+                                       (Effects(motion_px=30.0, motion_deg=0.0), 0.4, np.inf)):
         image = _frame(renderer, croc, effects)
-        calibration = calibrator.update(image)
-        mm = np.array([croc.marker_points()[i] for i in calibration.markers_seen]).reshape(-1, 1, 2)
-        corners = cv2.perspectiveTransform(mm, calibration.mat_to_image).reshape(-1, 4, 2)
         blurs = edge_blurs_px(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), corners)
         assert blurs is not None
         assert blurs == (pytest.approx(sharper, abs=0.35), pytest.approx(blurrier, abs=0.35))

@@ -35,8 +35,8 @@ TWO_MARKERS_BLUR_PX = 2.0
 in their blurrier direction: two markers carry any bend of their corners across the whole
 mat, and a streak of motion bends them. Rendered pairs 0.7 of the diagonal apart and more
 (throw-away script, 405 fits, motion of 3-11 px in three directions, focus blur to 2 px):
-sides at 2.0 px or less, 4 fits of 247 off by more than 5 mm at a zone's centre (8.2 at
-worst; still frames up to 6.9); blurrier, 71 of 158 (38 mm at worst)."""
+before, 71 of them were off by more than 5 mm at a zone's centre (38 mm at worst; still
+frames up to 6.9); now 242 are made, one of them 5.3 mm off, and the others refused."""
 STILL_FITS_PX = 1.5
 """RMS pixels within which markers tracked lie where the calibration in use puts them."""
 SHARP_RISE = 12.0
