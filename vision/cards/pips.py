@@ -212,7 +212,8 @@ def counted_pips(image: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, np
     window = np.zeros((H, W), np.uint8)
     window[y0:y1, x0:x1] = ink[y0:y1, x0:x1] > 0.5
     n, labels, stats, centres = components(window)
-    paper = _redness(card, ink < 0.1) if (ink < 0.1).any() else 0.0
+    bare = ink < 0.1
+    paper = _redness(card, bare) if bare.any() else 0.0
     pip_h = PIP_HEIGHT * h
     found = []
     for k in range(1, n):
