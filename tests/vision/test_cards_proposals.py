@@ -201,6 +201,27 @@ def test_a_jokers_letters_touching_a_fans_edge_are_proposed():
     assert _proposed(props, t), f"no candidate on the joker's J and O at {t.centre}"
 
 
+@pytest.mark.parametrize(("deck", "offset_mm"), [("classic", 15.0), ("italic", 17.0), ("jumbo", 15.0)])
+@pytest.mark.parametrize("angle", [0.0, 200.0])
+def test_a_jokers_first_letters_above_the_next_card_of_a_fan_are_proposed(deck, offset_mm, angle):
+    # The next card of a fanned column lies over the joker from its third or fourth letter
+    # on, and the letters that show run into that card's edge: the bar cut off the edge is
+    # shorter than the word, so the letter step is its length over 2.85 or 3.85 steps, not
+    # 4.85 (held-out seeds 14 and 33: the J and O cut off the edge as one glyph-sized piece)
+    from vision.render.faces import style
+
+    a = np.radians(angle)
+    cards = (CardPlacement("JOKER", 70.0, 80.0, angle),
+             CardPlacement("5h", 70.0 - offset_mm * np.sin(a), 80.0 + offset_mm * np.cos(a), angle))
+    scene = Scene(camera=overhead_camera((340.0, 160.0), (640, 300)), cards=cards, mat_size_mm=(340.0, 160.0),
+                  deck=style(deck))
+    rendered = render(scene)
+    jokers = [t for t in scene_indices(rendered) if t.code == "JOKER"]
+    assert len(jokers) == 1  # the top index; the other lies under the five
+    props = propose(rendered.image, GlyphSearch.for_card_height(88 * 640 / 340))
+    assert _proposed(props, jokers[0]), f"no candidate on the covered joker's J and O at {jokers[0].centre}"
+
+
 def _bar_half_width(image: np.ndarray, centre: np.ndarray, side: np.ndarray) -> int:
     """How far from ``centre`` along ``side`` the ink goes on (the letters' half width)."""
     for k in range(1, 15):
