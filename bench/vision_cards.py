@@ -198,10 +198,12 @@ REAL_VARIANTS: tuple[tuple[str, float, tuple[float, float, float]], ...] = (
     ("", 1.0, (1.0, 1.0, 1.0)),
     (", enlarged 4 times (a phone's full size)", 4.0, (1.0, 1.0, 1.0)),
     (", under a warm lamp (blue x0.8, red x1.2)", 1.0, (0.8, 0.95, 1.2)),
+    (", in a dim room (every channel x0.55)", 1.0, (0.55, 0.55, 0.55)),
 )
 """The real photographs as they are, then as a phone's full-size photo has them (bicubic;
 the glyph search must follow the size), then tinted as a lamp the phone's white balance
-did not follow would: (label, enlargement, B, G, R gains)."""
+did not follow would, then as dark as a phone's photo in a dim room: (label, enlargement,
+B, G, R gains)."""
 
 
 def real_accuracy() -> None:

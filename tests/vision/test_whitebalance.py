@@ -8,7 +8,7 @@ import numpy as np
 from vision.reader import CardReader
 from vision.render.camera import overhead_camera
 from vision.render.scene import CardPlacement, Scene, render
-from vision.whitebalance import TOLERATED, balanced, white_point
+from vision.whitebalance import MAX_EXPOSURE, TOLERATED, WHITE_LEVEL, balanced, exposure_gain, white_point
 
 
 def _cast(image: np.ndarray, bgr: tuple[float, float, float]) -> np.ndarray:
@@ -49,3 +49,16 @@ def test_a_picture_without_white_is_not_turned_inside_out():
     red = np.full((120, 160, 3), (40, 50, 200), np.uint8)
     out = balanced(red)
     assert out[0, 0, 0] <= 40 * 1.6 + 1 and out[0, 0, 2] == 200
+
+
+def test_a_dim_photo_is_brightened_to_the_white_level_and_a_bright_one_is_not():
+    photo = _photo()
+    assert exposure_gain(photo) == 1.0
+    assert balanced(photo) is photo
+    dim = _cast(photo, (0.5, 0.5, 0.5))
+    gain = exposure_gain(dim)
+    assert 1.5 < gain <= MAX_EXPOSURE
+    assert abs(white_point(balanced(dim)).max() - WHITE_LEVEL) < 6
+    # a lamp's light clips the stock's red channel: bright, whatever its unclipped pixels
+    clipped = _cast(photo, (0.5, 0.6, 1.4))
+    assert exposure_gain(clipped) == 1.0
