@@ -9,10 +9,11 @@ brightest pixels give the light's colour.
 Only the part of a cast beyond :data:`TOLERATED` is taken out: the reader was measured on
 (and its index net last tuned with) phone photos as they come, casts and all, and balancing
 those fully read 6 of their 527 cards fewer. A camera over the mat locks its own white
-balance after warm-up, and a table of red backs has no white: the reader leaves its frames
-alone.
+balance after warm-up, and a table of red backs has no white: the reader leaves its frames'
+colour alone.
 
-A dim photo is brightened until its card stock is :data:`WHITE_LEVEL`: thresholds of the
+A dim photo is brightened until its card stock is :data:`WHITE_LEVEL` (and a dim frame of
+the mat, for the back finder alone: ``vision.cards.backs``): thresholds of the
 reader that count grey levels (print against stock, the stock's flatness) were set on
 photos whose stock is brighter than that. Brighter photos are left alone: raising them
 further raises their noise with them (two of the photos were lost when brought to 235).

@@ -20,6 +20,7 @@ from vision.cards.glare import LampGlare, LitMat
 from vision.cards.heaps import ROW_OF_BACKS, SAME_CARD, card_box, pieces_touching, touching_cards
 from vision.cards.sides import card_stock, least_and_spread, side_of
 from vision.stability import hands, skin_mask
+from vision.whitebalance import exposure_gain
 
 _DISTANCE2 = np.array([[0.5, 1.0, 1.0]], np.float32)
 """Squared Lab differences to the distance the back finder uses: lightness counts half
@@ -191,6 +192,13 @@ def _overlap(a: Box, b: Box) -> bool:
 def _whole_mat(image: np.ndarray, view: MatView, faces: list[FoundCard]) -> _Mat | None:
     s = WORK_SCALE
     small = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    # A dim room's frame is brightened for the fixed colour distances below (at 60 % of
+    # the light, whole tables of backs went unseen); skin is taken first, as the camera
+    # sees it: brightened, a pale arm turned grey and was read as backs.
+    skin = skin_mask(small)
+    gain = exposure_gain(small)
+    if gain > 1.0:
+        small = cv2.convertScaleAbs(small, alpha=gain)
     h, w = small.shape[:2]
     sheet = np.zeros((h, w), np.uint8)
     cv2.fillPoly(sheet, [np.round(view.mat_outline * s).astype(np.int32)], 255)
@@ -202,7 +210,6 @@ def _whole_mat(image: np.ndarray, view: MatView, faces: list[FoundCard]) -> _Mat
         grown = centre + (card.corners - centre) * 1.06
         cv2.fillPoly(read, [np.round(grown * s).astype(np.int32)], 255)
     outlines = tuple(np.asarray(card.corners, np.float32) * s for card in faces)
-    skin = skin_mask(small)
     ref = _mat_colour(small, sheet, read, skin)
     # The mat's colour in BGR, from its Lab median (a median of the frame again would cost a millisecond).
     lit_mat = LitMat(cv2.cvtColor(np.clip(np.round(ref), 0, 255).astype(np.uint8).reshape(1, 1, 3),
