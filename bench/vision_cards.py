@@ -149,15 +149,20 @@ def score_scene(truth: tuple[CardTruth, ...], cards: list[CardSighting]) -> Scen
     return tally
 
 
-def rendered_accuracy(n: int, empties: int) -> tuple[SceneTally, SceneTally, SceneTally]:
+DIM_ROOM = 0.6
+"""The share of the light a dim room leaves: still frames are read again that dark."""
+
+
+def rendered_accuracy(n: int, empties: int) -> tuple[SceneTally, SceneTally, SceneTally, SceneTally]:
     """All held-out scenes; those without motion blur (a moving hand or a bumped table:
     frames the stability gate never lets the reader read); those of them the reader's focus
     check passes (``vision.focus``: a camera it finds out of focus is reported, for a player
-    to focus); then ``empties`` empty mats (in the same random rooms: about a third of them
-    with a lamp's glare)."""
+    to focus); the still frames again at :data:`DIM_ROOM` of their light; then ``empties``
+    empty mats (in the same random rooms: about a third of them with a lamp's glare)."""
     total = SceneTally()
     still = SceneTally()
     focused = SceneTally()
+    dim = SceneTally()
     per_kind = {k: SceneTally() for k in KINDS}
     for seed in range(n):
         assert seed < TRAIN_SEED_BASE
@@ -172,6 +177,8 @@ def rendered_accuracy(n: int, empties: int) -> tuple[SceneTally, SceneTally, Sce
             still.add(s)
             if obs.extras.get("in_focus", True):
                 focused.add(s)
+            dark = cv2.convertScaleAbs(r.image, alpha=DIM_ROOM)
+            dim.add(score_scene(r.truth, list(CardReader(scene.layout).read_image(dark).cards)))
     # empty mats: every game's mat, nothing on it
     for seed in range(empties):
         scene = random_scene(seed + 50_000)
@@ -185,7 +192,7 @@ def rendered_accuracy(n: int, empties: int) -> tuple[SceneTally, SceneTally, Sce
     for kind, s in per_kind.items():
         print(f"  {kind:8} isolated {_pct(s.isolated_right, s.isolated)}  fanned/covered "
               f"{_pct(s.fanned_right, s.fanned)}  face-up/down {_pct(s.sides_right, s.sides)}  extra {s.extra}")
-    return total, still, focused
+    return total, still, focused, dim
 
 
 def _pct(a: int, b: int) -> str:
@@ -350,7 +357,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip-real", action="store_true")
     args = ap.parse_args(argv)
     print(f"OpenCV {cv2.__version__}, numpy {np.__version__}, one thread")
-    t, still, focused = rendered_accuracy(args.scenes, args.empty_mats)
+    t, still, focused, dim = rendered_accuracy(args.scenes, args.empty_mats)
     print(f"rendered held-out scenes (seeds 0-{args.scenes - 1}):     all scenes          | without motion blur"
           f"  | and in focus ({focused.scenes} of {still.scenes} frames)")
     for label, a, b in (("isolated face-up cards right ", "isolated_right", "isolated"),
@@ -362,6 +369,10 @@ def main(argv: list[str] | None = None) -> int:
     kinds = sorted(t.misses, key=lambda k: -t.misses[k])
     print("  misses by kind               : " + ", ".join(f"{k} {t.misses[k]}" for k in kinds)
           + " | " + ", ".join(f"{k} {still.misses[k]}" for k in kinds))
+    print(f"  still frames at {DIM_ROOM:.0%} of their light (a dim room): isolated "
+          f"{_pct(dim.isolated_right, dim.isolated)}, fans/covered {_pct(dim.fanned_right, dim.fanned)}, "
+          f"face-up/down {_pct(dim.sides_right, dim.sides)}, backs {_pct(dim.backs_found, dim.backs)}, "
+          f"matching none {dim.extra}")
     print(f"  empty mats: {t.empty_reports} card(s) reported on {t.empty_scenes} empty mats "
           f"({t.empty_glare_reports} on the {t.empty_glare} with a lamp's glare)")
     if not args.skip_real:
