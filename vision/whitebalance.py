@@ -41,17 +41,16 @@ MAX_EXPOSURE = 2.0
 """No photo is brightened more than this (its brightest part is maybe no card at all)."""
 
 
-def _pixels(image: np.ndarray) -> np.ndarray:
-    """(N, 3) BGR pixels of a copy of ``image`` no wider than 160 px: light is measured on it."""
-    small = cv2.resize(image, (160, max(1, round(160 * image.shape[0] / image.shape[1]))),
-                       interpolation=cv2.INTER_AREA) if image.shape[1] > 160 else image
-    return small.reshape(-1, 3)
+def _small(image: np.ndarray) -> np.ndarray:
+    """A copy of ``image`` no wider than 160 px: light is measured on it."""
+    return cv2.resize(image, (160, max(1, round(160 * image.shape[0] / image.shape[1]))),
+                      interpolation=cv2.INTER_AREA) if image.shape[1] > 160 else image
 
 
 def white_point(image: np.ndarray) -> np.ndarray:
     """(B, G, R) mean of the brightest :data:`BRIGHTEST` of the pixels, by their brightest
     channel; clipped pixels (glare, 255 somewhere) are left out: their colour is lost."""
-    pixels = _pixels(image)
+    pixels = _small(image).reshape(-1, 3)
     bright = pixels.max(axis=1)
     pixels, bright = pixels[bright < 250], bright[bright < 250]
     if len(pixels) == 0:
@@ -65,7 +64,10 @@ def exposure_gain(image: np.ndarray) -> float:
     (1.0: bright enough). Measured on all the pixels, clipped ones too: a photo whose card
     stock is clipped in one channel (red, under a warm lamp) is bright, whatever the colour
     of its brightest unclipped pixels."""
-    level = float(np.quantile(_pixels(image).max(axis=1), 1 - BRIGHTEST))
+    b, g, r = cv2.split(_small(image))
+    # the quantile from the histogram of the brightest channel: a frame's reads pay for it
+    counts = np.cumsum(np.bincount(cv2.max(cv2.max(b, g), r).ravel(), minlength=256))
+    level = float(np.searchsorted(counts, (1 - BRIGHTEST) * counts[-1]))
     return float(np.clip(WHITE_LEVEL / max(level, 1.0), 1.0, MAX_EXPOSURE))
 
 
