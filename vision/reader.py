@@ -27,9 +27,10 @@ from vision.cards.proposals import RANK_SHARE, GlyphSearch, ink_image
 from vision.frame import Frame
 from vision.mat.calibration import Calibration, MatCalibrator
 from vision.mat.layout import MatLayout
+from vision.mat.white import margin_white
 from vision.observation import CardSighting, Observation
 from vision.stability import Region, StabilityGate
-from vision.whitebalance import balanced
+from vision.whitebalance import balanced, white_balanced
 
 READABLE_CARD_PX = 80
 """A card's width in the image under which its index is hard to read (rendered scenes
@@ -207,10 +208,14 @@ class CardReader:
         changed, when ``regions`` take in more (the indices of faces read again): backs are
         looked for within their reach of these."""
         view = self._mat_view(calibration) if calibration is not None else None
+        frame = image  # the back finder's, as the camera gave it
         if self.layout is None:
-            # a photograph's strong cast; a camera over the mat keeps its own white balance,
-            # calibrated or not yet (a table of red backs has no white to balance on)
+            # a photograph's strong cast, its brightest pixels taken for white (a camera
+            # over a mat not calibrated yet is left alone: a table of red backs has no white)
             image = balanced(image)
+        elif view is not None and calibration is not None:
+            # a lamp the camera's locked white balance did not follow: the mat's own white
+            image = white_balanced(image, margin_white(image, calibration, self.layout))
         seen = calibration.markers_seen if calibration is not None else None
         faces = self.finder.find(image, self._search(view, image.shape), self._mask(image, view, regions, seen),
                                  view.card_size_px[1] if view is not None else None)
@@ -228,10 +233,10 @@ class CardReader:
         if view is None or calibration is None:
             return faces
         if regions is None:
-            return faces + find_backs(image, view, faces)
+            return faces + find_backs(frame, view, faces)
         boxes = _boxes(changed if changed is not None else regions, round(BACK_REACH * view.card_size_px[1]))
         still = [c for c in kept if not c.indices and not looked_at(c.centre, boxes)]
-        return faces + still + find_backs(image, view, faces, within=boxes)
+        return faces + still + find_backs(frame, view, faces, within=boxes)
 
     def read_image(self, image: np.ndarray, t_ns: int = 0, frame_index: int = 0) -> Observation:
         """Read one picture from scratch (no history): the CLI's ``vision read``."""

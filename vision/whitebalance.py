@@ -77,8 +77,24 @@ def balanced(image: np.ndarray) -> np.ndarray:
     needs neither (or is grey)."""
     if image.ndim != 3:
         return image
-    white = white_point(image)
-    gains = np.clip(white.max() / np.maximum(white, 1.0) / TOLERATED, 1.0, MAX_GAIN) * exposure_gain(image)
+    gains = cast_gains(white_point(image), TOLERATED) * exposure_gain(image)
     if gains.max() <= 1.0:
         return image
     return cv2.transform(image, np.diag(gains))  # saturates at 255, like a sensor
+
+
+def cast_gains(white: np.ndarray, tolerated: float = 1.0) -> np.ndarray:
+    """(B, G, R) gains that bring ``white`` to within ``tolerated`` of grey, raising the
+    weaker channels (by :data:`MAX_GAIN` at most), never lowering one."""
+    return np.clip(white.max() / np.maximum(white, 1.0) / tolerated, 1.0, MAX_GAIN)
+
+
+def white_balanced(image: np.ndarray, white: np.ndarray | None) -> np.ndarray:
+    """``image`` (BGR) balanced fully on a known ``white`` (a mat's printed margins:
+    ``vision.mat.white``), or ``image`` itself when that is grey already or unknown."""
+    if white is None or image.ndim != 3:
+        return image
+    gains = cast_gains(white)
+    if gains.max() <= 1.0:
+        return image
+    return cv2.transform(image, np.diag(gains))

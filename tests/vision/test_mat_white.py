@@ -1,0 +1,47 @@
+"""The mat's own white, from the printed margins round its markers."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.mat import mat_layout
+from vision.mat.calibration import MatCalibrator
+from vision.mat.white import margin_white
+from vision.render.effects import Effects
+from vision.render.scene import render
+from vision.render.table import TableState, table_scene
+from vision.whitebalance import white_balanced
+
+
+def _frame(effects: Effects) -> tuple[np.ndarray, object, object]:
+    layout = mat_layout("crocodile", 4, "a2")
+    image = render(table_scene(layout, TableState(zones={"seat0": ["7h", "Kd"]}), seed=2, effects=effects)).image
+    return image, MatCalibrator(layout).update(image, 0), layout
+
+
+def test_the_margins_show_the_lamps_tint_and_balancing_on_them_takes_it_out():
+    image, calibration, layout = _frame(Effects(colour_cast=(0.8, 0.95, 1.2)))
+    white = margin_white(image, calibration, layout)
+    assert white is not None
+    assert white[2] > 1.2 * white[0]  # the paper is orange: red well over blue
+    again = margin_white(white_balanced(image, white), calibration, layout)
+    assert again is not None and again.max() / again.min() < 1.05
+
+
+def test_a_grey_frame_is_left_as_it_is_and_a_hand_over_a_margin_does_not_tint_it():
+    image, calibration, layout = _frame(Effects())
+    white = margin_white(image, calibration, layout)
+    assert white is not None and white.max() / white.min() < 1.05
+    # a skin-coloured patch over half of one marker's margin: the brighter half is taken
+    m = layout.markers[0]
+    corners = calibration.to_image(np.array([[m.x - 8, m.y - 8], [m.x + m.size / 2, m.y + m.size + 8]], float))
+    (x0, y0), (x1, y1) = np.round(corners.min(0)).astype(int), np.round(corners.max(0)).astype(int)
+    image[max(y0, 0):y1, max(x0, 0):x1] = (120, 150, 200)
+    white = margin_white(image, calibration, layout)
+    assert white is not None and white.max() / white.min() < 1.05
+
+
+def test_without_markers_in_the_frame_the_white_is_not_known():
+    image, calibration, layout = _frame(Effects())
+    assert margin_white(image[:4, :4], calibration, layout) is None
+    assert white_balanced(image, None) is image

@@ -1,0 +1,47 @@
+"""The mat's own white: the printed margins round its markers.
+
+A camera over the table keeps the white balance it settled on at warm-up; a lamp switched
+on later, or a webcam whose automatic balance drifts, tints every frame. Card stock is then
+no longer grey, and the reader, which tells card stock from felt and wood by its greyness,
+loses indices (rendered still frames under a warm lamp: 12 of 421 fanned cards, a third of
+the backs). Every marker is printed on a white margin the detector needs anyway, and the
+calibration says where each lies in the frame: that paper is the frame's white, measured
+again on every frame.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.mat.calibration import Calibration
+from vision.mat.layout import MatLayout
+
+SAMPLES_PER_SIDE = 12
+"""Points taken along each side of a marker's margin, half-way across it."""
+MIN_SAMPLES = 8
+"""Fewer points in the frame than this, and the white is not known."""
+
+
+def margin_white(image: np.ndarray, calibration: Calibration, layout: MatLayout) -> np.ndarray | None:
+    """(B, G, R) of the markers' white margins in ``image`` (BGR), or None when too few of
+    them lie in the frame. The median of the brighter half of the points: a card lying over
+    a margin is white too, a hand or its shadow is darker."""
+    t = np.linspace(0.0, 1.0, SAMPLES_PER_SIDE, endpoint=False)
+    points = []
+    for m in layout.markers:
+        half = m.clearance / 2  # the middle of the margin, clear of the marker's black border
+        x0, y0, x1, y1 = m.x - half, m.y - half, m.x + m.size + half, m.y + m.size + half
+        xs, ys = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
+        points += [np.stack([xs, np.full_like(t, y0)], 1), np.stack([np.full_like(t, x1), ys], 1),
+                   np.stack([xs + (x1 - x0) / SAMPLES_PER_SIDE, np.full_like(t, y1)], 1),
+                   np.stack([np.full_like(t, x0), ys + (y1 - y0) / SAMPLES_PER_SIDE], 1)]
+    if not points:
+        return None
+    px = np.round(calibration.to_image(np.concatenate(points))).astype(int)
+    h, w = image.shape[:2]
+    inside = (px[:, 0] >= 0) & (px[:, 0] < w) & (px[:, 1] >= 0) & (px[:, 1] < h)
+    if int(inside.sum()) < MIN_SAMPLES:
+        return None
+    values = image[px[inside, 1], px[inside, 0]].astype(np.float64)
+    bright = values.max(axis=1)
+    return np.median(values[bright >= np.median(bright)], axis=0)
