@@ -8,9 +8,9 @@ brightest pixels give the light's colour.
 
 Only the part of a cast beyond :data:`TOLERATED` is taken out: the reader was measured on
 (and its index net last tuned with) phone photos as they come, casts and all, and balancing
-those fully read 6 of their 527 cards fewer. A camera over the mat locks its own white
-balance after warm-up, and a table of red backs has no white: the reader leaves its frames'
-colour alone.
+those fully read 6 of their 527 cards fewer. A camera over the mat is balanced fully on
+the mat's own printed white instead (:func:`white_balanced`, ``vision.mat.white``): a
+table of red backs has no white of its own, the markers' margins always do.
 
 A dim photo is brightened until its card stock is :data:`WHITE_LEVEL` (and a dim frame of
 the mat, for the back finder alone: ``vision.cards.backs``): thresholds of the
