@@ -89,12 +89,12 @@ def cast_gains(white: np.ndarray, tolerated: float = 1.0) -> np.ndarray:
     return np.clip(white.max() / np.maximum(white, 1.0) / tolerated, 1.0, MAX_GAIN)
 
 
-def white_balanced(image: np.ndarray, white: np.ndarray | None) -> np.ndarray:
+def white_balanced(image: np.ndarray, white: np.ndarray | None, tolerated: float = 1.0) -> np.ndarray:
     """``image`` (BGR) balanced fully on a known ``white`` (a mat's printed margins:
     ``vision.mat.white``), or ``image`` itself when that is grey already or unknown."""
     if white is None or image.ndim != 3:
         return image
-    gains = cast_gains(white)
+    gains = cast_gains(white, tolerated)
     if gains.max() <= 1.0:
         return image
     return cv2.transform(image, np.diag(gains))

@@ -71,25 +71,42 @@ def test_the_backs_of_a_frame_smeared_by_motion_are_found_in_their_slots():
     assert _codes(obs, "draw") == [BACK]
 
 
-def test_the_backs_of_a_table_in_a_dim_room_are_found():
-    # A rendered room (training-like seed 2007, never trained on) with its light at 60 %:
-    # the backs differ from the mat by fewer grey levels than the back finder counts on,
-    # and none of the eleven was found; the finder now brightens its look at the mat first
-    # (and takes skin from the frame as it is: brightened, a pale arm turns grey)
-    import cv2
-
+def _backs_in_a_changed_room(seed: int, change) -> tuple[int, int]:
+    """(backs in full view, backs found) of a rendered room (a training-like seed, never
+    trained on) once ``change`` is applied to its frame."""
     from vision.render.synth import KINDS, random_scene
 
-    scene = random_scene(2007, kind=KINDS[2007 % len(KINDS)])
+    scene = random_scene(seed, kind=KINDS[seed % len(KINDS)])
     rendered = render(scene)
-    obs = CardReader(scene.layout).read_image(cv2.convertScaleAbs(rendered.image, alpha=0.6))
+    obs = CardReader(scene.layout).read_image(change(rendered.image))
     backs = [t for t in rendered.truth if not t.face_up and not t.covered and not (t.flipping or t.lifted)]
-    assert len(backs) == 11
     found = [np.array(c.corners).mean(axis=0) for c in obs.cards if c.code == BACK]
+    seen = 0
     for t in backs:
         centre = np.array(t.corners).mean(axis=0)
         reach = np.hypot(*np.subtract(t.corners[1], t.corners[0])) / 3
-        assert any(np.hypot(*(f - centre)) < reach for f in found), f"no back found at {centre}"
+        seen += any(np.hypot(*(f - centre)) < reach for f in found)
+    return len(backs), seen
+
+
+def test_the_backs_of_a_table_in_a_dim_room_are_found():
+    # Seed 2007 with its light at 60 %: the backs differ from the mat by fewer grey levels
+    # than the back finder counts on, and none of the eleven was found; the finder now
+    # brightens its look at the mat first (and takes skin from the frame as it is:
+    # brightened, a pale arm turns grey)
+    import cv2
+
+    assert _backs_in_a_changed_room(2007, lambda image: cv2.convertScaleAbs(image, alpha=0.6)) == (11, 11)
+
+
+def test_the_backs_of_a_table_under_a_lamps_tint_are_found():
+    # Seed 2013 under a warm lamp the camera's white balance did not follow (blue x0.8,
+    # red x1.2): none of its ten backs was found; the back finder now takes out the cast
+    # beyond BACKS_TOLERATED, measured on the mat's printed margins
+    import cv2
+
+    warm = np.diag((0.8, 0.95, 1.2))
+    assert _backs_in_a_changed_room(2013, lambda image: cv2.transform(image, warm)) == (10, 10)
 
 
 def test_a_fanned_column_is_read_down_to_the_covered_cards(crapo):
