@@ -77,10 +77,7 @@ def balanced(image: np.ndarray) -> np.ndarray:
     needs neither (or is grey)."""
     if image.ndim != 3:
         return image
-    gains = cast_gains(white_point(image), TOLERATED) * exposure_gain(image)
-    if gains.max() <= 1.0:
-        return image
-    return cv2.transform(image, np.diag(gains))  # saturates at 255, like a sensor
+    return _scaled(image, cast_gains(white_point(image), TOLERATED) * exposure_gain(image))
 
 
 def cast_gains(white: np.ndarray, tolerated: float = 1.0) -> np.ndarray:
@@ -94,7 +91,12 @@ def white_balanced(image: np.ndarray, white: np.ndarray | None, tolerated: float
     ``vision.mat.white``), or ``image`` itself when that is grey already or unknown."""
     if white is None or image.ndim != 3:
         return image
-    gains = cast_gains(white, tolerated)
+    return _scaled(image, cast_gains(white, tolerated))
+
+
+def _scaled(image: np.ndarray, gains: np.ndarray) -> np.ndarray:
+    """``image`` with its (B, G, R) channels multiplied by ``gains``, or ``image`` itself when
+    none is raised."""
     if gains.max() <= 1.0:
         return image
-    return cv2.transform(image, np.diag(gains))
+    return cv2.transform(image, np.diag(gains))  # saturates at 255, like a sensor

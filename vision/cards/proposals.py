@@ -380,7 +380,7 @@ def _printed_on_card(ink: np.ndarray, inked: np.ndarray, stat: np.ndarray, blob:
 
 JOKER_STEPS = 4.85
 """A stacked JOKER's length in letter steps (J's centre to O's): five letters, four gaps."""
-CUT_JOKER_STEPS = (4.85, 3.85, 2.85)
+CUT_JOKER_STEPS = (JOKER_STEPS, 3.85, 2.85)
 """The same of a word whose letters run into a line (the edge of the next card of a fan,
 cut off by :func:`_cut_off_hairlines`): the whole word, or only its first four or three
 letters, the rest under that card. Only on the mat, where fans are laid: proposing the

@@ -32,6 +32,7 @@ def margin_white(image: np.ndarray, calibration: Calibration, layout: MatLayout)
         half = m.clearance / 2  # the middle of the margin, clear of the marker's black border
         x0, y0, x1, y1 = m.x - half, m.y - half, m.x + m.size + half, m.y + m.size + half
         xs, ys = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
+        # round the margin: top and bottom, right and left, each corner taken once
         points += [np.stack([xs, np.full_like(t, y0)], 1), np.stack([np.full_like(t, x1), ys], 1),
                    np.stack([xs + (x1 - x0) / SAMPLES_PER_SIDE, np.full_like(t, y1)], 1),
                    np.stack([np.full_like(t, x0), ys + (y1 - y0) / SAMPLES_PER_SIDE], 1)]
