@@ -244,3 +244,20 @@ def test_a_tens_two_leaning_pairings_merge_into_the_index_axis():
         assert reading.code == "Td"
         assert reading.down @ axis > np.cos(np.radians(1.0))
         assert 10.9 <= reading.span <= 11.0
+
+
+@pytest.mark.parametrize("order", ["covered first", "covered last"])
+def test_a_covered_index_by_a_four_index_cards_corner_stays_its_own_card(order):
+    # a fan of a four-index deck: the four of clubs lies under the four of spades, its
+    # index a span and a half above the spades' top-left one. Read 4c at 0.97 and 4s at
+    # 0.03, it agreed with the four of spades just enough to join it where that card's
+    # own top-left index lies (held-out seed 50: the four of clubs was lost)
+    readings = _four_index_card("4s", span=7.4 * 100 / 88, card_height_px=100,
+                                conf_order=(0.98, 0.99, 0.98, 0.98))
+    top_left = readings[0]
+    covered = _reading("4c", top_left.centre + np.array([-0.9, -1.4]) * top_left.span, top_left.down,
+                       top_left.span, conf=0.97)
+    covered.probs[CODES.index("4s")] = 0.03
+    readings = [covered, *readings] if order == "covered first" else [*readings, covered]
+    cards = assemble(readings, (1000, 1000), card_height_px=100)
+    assert sorted((c.code, len(c.indices)) for c in cards) == [("4c", 1), ("4s", 4)]
