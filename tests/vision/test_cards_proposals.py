@@ -264,10 +264,15 @@ def _three_on_an_edge(width: int, edge_px: int = 1, edge: tuple[int, int] | None
     return image
 
 
-def _three_proposed(image: np.ndarray) -> bool:
+def _upright_index_at(image: np.ndarray, centre: tuple[float, float], reach: float = 2.0) -> bool:
+    """Is an index proposed within ``reach`` px of ``centre``, upright (on a card 100 px tall)?"""
     props = propose(image, GlyphSearch.for_card_height(100))
-    near = np.hypot(*(props.centre - [34, 33]).T) < 2
+    near = np.hypot(*(props.centre - centre).T) < reach
     return bool((near & (props.down @ [0, 1] > 0.95)).any())
+
+
+def _three_proposed(image: np.ndarray) -> bool:
+    return _upright_index_at(image, (34, 33))
 
 
 def test_an_index_whose_suit_touches_the_edge_of_the_card_over_it_is_proposed():
@@ -345,10 +350,8 @@ def _five_over_a_square(side: int) -> np.ndarray:
 
 
 def _rank_over_square_proposed(image: np.ndarray) -> bool:
-    props = propose(image, GlyphSearch.for_card_height(100))
     # the rank (its centre about (32.5, 37)) over the square, down the card
-    near = np.hypot(*(props.centre - [32.5, 41]).T) < 2.5
-    return bool((near & (props.down @ [0.0, 1.0] > 0.95)).any())
+    return _upright_index_at(image, (32.5, 41), reach=2.5)
 
 
 def test_a_suit_so_small_it_is_a_solid_square_is_paired_with_its_rank():
