@@ -106,6 +106,22 @@ def test_a_card_lying_on_a_measured_card_stays():
     assert sorted(c.code for c in assemble([a, b, on_top], (1000, 1000))) == ["4s", "Td"]
 
 
+def test_on_the_mat_a_joker_lying_on_a_measured_card_stays():
+    # its index is its word's letter step, about 0.6 of a rank's span (training-like seed
+    # 2090: a covered joker of one fan over the two of clubs of another)
+    a, far, back = _pair("2c", span=10.0)
+    b = _reading("2c", far, back)
+    on_top = _reading("JOKER", (a.centre + far) / 2, a.down, span=6.0, conf=0.95)
+    height = POKER.height * a.span / POKER.index_span
+    on_mat = assemble([a, b, on_top], (1000, 1000), card_height_px=height)
+    assert sorted(c.code for c in on_mat) == ["2c", "JOKER"]
+    # off the mat, print at that scale inside a card (a court card's art) is no joker
+    assert [c.code for c in assemble([a, b, on_top], (1000, 1000))] == ["2c"]
+    # nor is finer print on the mat
+    speck = _reading("JOKER", (a.centre + far) / 2, a.down, span=2.0, conf=0.95)
+    assert [c.code for c in assemble([a, b, speck], (1000, 1000), card_height_px=height)] == ["2c"]
+
+
 def test_an_index_whose_down_leans_still_pairs_with_the_far_corner_of_its_card():
     # A "10" whose "1" was paired with the pip leans by 25 degrees; the other index stands
     # straight and sees it exactly at the far end of the card's diagonal.
