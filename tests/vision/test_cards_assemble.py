@@ -277,3 +277,17 @@ def test_a_covered_index_by_a_four_index_cards_corner_stays_its_own_card(order):
     readings = [covered, *readings] if order == "covered first" else [*readings, covered]
     cards = assemble(readings, (1000, 1000), card_height_px=100)
     assert sorted((c.code, len(c.indices)) for c in cards) == [("4c", 1), ("4s", 4)]
+
+
+def test_on_the_mat_a_joker_read_at_both_ends_is_one_card():
+    # a deck of small indices: the joker's word steps 3.3 mm a letter, 0.6 of its 5.6 mm
+    # ranks, its J and O 6 and 6.5 mm from the corner. Its span held to the ranks' range
+    # (from 4.4 mm), its far end lay beyond the opposite index's reach and the joker was
+    # two cards (held-out seed 15, once its faint far end was read)
+    height = 130.0
+    k = height / POKER.height  # px per mm
+    span, x, y = 3.3 * k, 6.0, 6.5
+    top = _reading("JOKER", (200 + x * k, 200 + y * k), np.array([0.0, 1.0]), span)
+    far = _reading("JOKER", (200 + (POKER.width - x) * k, 200 + (POKER.height - y) * k), np.array([0.0, -1.0]), span)
+    (card,) = assemble([top, far], (1000, 1000), card_height_px=height)
+    assert card.code == "JOKER" and len(card.indices) == 2 and not card.covered

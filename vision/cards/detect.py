@@ -248,11 +248,15 @@ def _point_in(outline: np.ndarray, p: np.ndarray) -> bool:
 def deck_shape(reading: IndexReading, shape: CardShape, card_height_px: float | None) -> CardShape:
     """``shape`` with the index span this reading's deck prints, when the card's height in
     pixels is known (on the mat): decks print indices from 5 to 9 mm, so in spans a small
-    index's card is much larger than a jumbo one's."""
+    index's card is much larger than a jumbo one's. A joker's span is its word's letter
+    step (:data:`JOKER_SPAN_SHARE` of its deck's rank span): held to the ranks' range, a
+    joker read at both ends was two cards, its far end out of the opposite index's reach."""
     if card_height_px is None or card_height_px <= 0:
         return shape
     span_mm = reading.span * shape.height / card_height_px
-    return replace(shape, index_span=float(np.clip(span_mm, 0.6 * shape.index_span, 1.4 * shape.index_span)))
+    share = JOKER_SPAN_SHARE if reading.code == JOKER else 1.0
+    lo, hi = 0.6 * share * shape.index_span, 1.4 * share * shape.index_span
+    return replace(shape, index_span=float(np.clip(span_mm, lo, hi)))
 
 
 @dataclass
