@@ -142,6 +142,42 @@ def test_the_fans_of_a_tinted_room_are_read_on_the_mats_own_white(seed, least):
     assert read >= least, f"{read} of {len(fanned)} fanned cards read"
 
 
+def _jokers(seed: int) -> tuple[int, int, int]:
+    """(jokers face up whose index shows, of them read, jokers reported where none lies)
+    in a rendered room (a training-like seed, never trained on)."""
+    from vision.render.synth import KINDS, random_scene
+
+    scene = random_scene(seed, kind=KINDS[seed % len(KINDS)])
+    rendered = render(scene)
+    reported = [np.array(c.corners) for c in CardReader(scene.layout).read_image(rendered.image).cards
+                if c.code == "JOKER"]
+    jokers = [t for t in rendered.truth if t.code == "JOKER" and t.face_up]
+    truth = [np.array(t.corners) for t in jokers]
+    shown = [np.array(t.corners) for t in jokers if max(t.index_visible) >= 0.9]
+
+    def near(a: np.ndarray, b: np.ndarray) -> bool:
+        return bool(np.min(np.hypot(*(a - b[0]).T)) < np.hypot(*(a[1] - a[0])) / 3)
+
+    read = sum(any(near(t, r) for r in reported) for t in shown)
+    stray = sum(not any(near(t, r) for t in truth) for r in reported)
+    return len(shown), read, stray
+
+
+def test_a_small_joker_covered_in_a_fan_is_read():
+    # Seed 2069: a joker 58 px wide under the next card of a fan shows three or four
+    # letters of its word; the network, sure of the word, put it at 0.32 of being an index
+    # at all, and it went unread. Sure jokers in black print are kept from 0.3.
+    shown, read, stray = _jokers(2069)
+    assert read == shown >= 1 and stray == 0
+
+
+@pytest.mark.parametrize("seed", [2032, 2125])
+def test_red_print_is_no_faint_joker(seed):
+    # a red checked back's edge (2032) and a card's red pips seen edge-on (2125) read as
+    # jokers just as surely, and as faintly
+    assert _jokers(seed)[2] == 0
+
+
 def _seven_under_a_two(layout, x, y, turn):
     """The reading of a 7c whose top-left corner lies at (x, y) mm on the mat, turned by
     ``turn`` degrees, under a 2h fanned 25 mm further down it."""
