@@ -118,7 +118,8 @@ class IndexReader:
                      codes: np.ndarray) -> np.ndarray:
         """(N,) bool: the candidates below ``min_index`` kept as jokers (see
         :data:`WEAK_JOKER_INDEX`)."""
-        weak = (is_index < self.min_index) & (is_index >= WEAK_JOKER_INDEX) & (codes[:, CODES.index(JOKER)] >= WEAK_JOKER_CODE)
+        sure_joker = codes[:, CODES.index(JOKER)] >= WEAK_JOKER_CODE
+        weak = (is_index < self.min_index) & (is_index >= WEAK_JOKER_INDEX) & sure_joker
         if weak.any():
             which = np.flatnonzero(weak)
             x = patch_input(cut_patches(image, props.subset(which)))
