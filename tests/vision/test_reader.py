@@ -166,7 +166,7 @@ def _jokers(seed: int) -> tuple[int, int, int]:
 def test_a_small_joker_covered_in_a_fan_is_read():
     # Seed 2069: a joker 58 px wide under the next card of a fan shows three or four
     # letters of its word; the network, sure of the word, put it at 0.32 of being an index
-    # at all, and it went unread. Sure jokers in black print are kept from 0.3.
+    # at all, and it went unread. Sure jokers in black print are kept from 0.1.
     shown, read, stray = _jokers(2069)
     assert read == shown >= 1 and stray == 0
 
