@@ -245,6 +245,17 @@ def _point_in(outline: np.ndarray, p: np.ndarray) -> bool:
     return cv2.pointPolygonTest(outline.astype(np.float32), (float(p[0]), float(p[1])), False) >= 0
 
 
+JOKER_SPAN_SHARE = 0.6
+"""A joker's index span (its word's letter step) as a share of a rank index's in the same
+deck: 0.55-0.64 over the rendered decks' styles and variants."""
+
+
+def _span_share(code: str | None) -> float:
+    """An index of ``code``: its span as a share of its deck's rank span (see
+    :data:`JOKER_SPAN_SHARE`)."""
+    return JOKER_SPAN_SHARE if code == JOKER else 1.0
+
+
 def deck_shape(reading: IndexReading, shape: CardShape, card_height_px: float | None) -> CardShape:
     """``shape`` with the index span this reading's deck prints, when the card's height in
     pixels is known (on the mat): decks print indices from 5 to 9 mm, so in spans a small
@@ -254,7 +265,7 @@ def deck_shape(reading: IndexReading, shape: CardShape, card_height_px: float | 
     if card_height_px is None or card_height_px <= 0:
         return shape
     span_mm = reading.span * shape.height / card_height_px
-    share = JOKER_SPAN_SHARE if reading.code == JOKER else 1.0
+    share = _span_share(reading.code)
     lo, hi = 0.6 * share * shape.index_span, 1.4 * share * shape.index_span
     return replace(shape, index_span=float(np.clip(span_mm, lo, hi)))
 
@@ -404,11 +415,6 @@ def _four_index_cards_merged(found: list[_Assembled], shape: CardShape, min_conf
     return out
 
 
-JOKER_SPAN_SHARE = 0.6
-"""A joker's index span (its word's letter step) as a share of a rank index's in the same
-deck: 0.55-0.64 over the rendered decks' styles and variants."""
-
-
 def _without_stray_readings(found: list[_Assembled], on_mat: bool = False) -> list[_Assembled]:
     """Drop one-index "cards" that are really print on another card: inside the outline of
     a card whose two far indices were both read (so its outline is measured, not guessed),
@@ -423,7 +429,7 @@ def _without_stray_readings(found: list[_Assembled], on_mat: bool = False) -> li
     for f in found:
         if not f.measured and len(f.card.indices) == 1:
             r = f.card.indices[0]
-            share = JOKER_SPAN_SHARE if on_mat and f.card.code == JOKER else 1.0
+            share = _span_share(f.card.code) if on_mat else 1.0
             if any(_point_in(big.corners, r.centre) and not 0.75 < r.span / (share * big.indices[0].span) < 1.33
                    for big in measured):
                 continue

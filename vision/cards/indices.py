@@ -115,7 +115,6 @@ class IndexReader:
         depth = ink_depth(cut_patches(image, poses))
         return [r for r, d in zip(readings, depth, strict=True) if d >= MIN_INK_DEPTH]
 
-
     def _weak_jokers(self, image: np.ndarray, props: Proposals, is_index: np.ndarray,
                      codes: np.ndarray) -> np.ndarray:
         """(N,) bool: the candidates below ``min_index`` kept as jokers (see

@@ -233,8 +233,8 @@ BAR_PAPER_ON_MAT = 0.2
 its ring half over the cloth, in a soft or noisy frame (the stock no longer "flat") had a
 fifth of stock round it or less, and a soft, noisy jack of hearts lying alone went unread
 (held-out seed 57). Training-like still frames: isolated 1000 -> 1005, fans 1556 -> 1560,
-one more card matching none. At 0.1, isolated 1007, but five times the bars on a table of patterned
-backs: a whole frame read 12 % slower, 10 MB more memory. The cut bars
+one more card matching none. At 0.1, isolated 1007, but five times the bars on a table of
+patterned backs: a whole frame read 12 % slower, 10 MB more memory. The cut bars
 (:func:`_cut_off_hairlines`) gained nothing from it and keep :data:`BAR_PAPER`."""
 
 
