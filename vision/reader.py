@@ -237,8 +237,8 @@ class CardReader:
         else:
             faces = [c for c in faces if _believed_off_mat(c)]
             self.finder.snap_outlines(image, faces)
-        faces = self.finder.weigh_pips(image, faces)
-        faces = [*(c for c in kept if c.indices), *faces]
+        kept_faces = [c for c in kept if c.indices]
+        faces = [*kept_faces, *self.finder.weigh_pips(image, faces, others=kept_faces)]
         if view is None or calibration is None:
             return faces
         if regions is None:

@@ -1,12 +1,15 @@
 """Fixtures the vision tests share: the scene renderer, and the default Pool Party board
 and its mat layout. Module-scoped, as each test module had them: the renderer's caches and
-the mat stay warm within a module."""
+the mat stay warm within a module. And readings of an index made up, and what pips
+may do to them."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from companion.games.poolparty import Board
+from vision.cards.indices import CODES
 from vision.mat.pool import pool_layout
 from vision.render.scene import SceneRenderer
 
@@ -24,3 +27,21 @@ def board() -> dict:
 @pytest.fixture(scope="module")
 def pool(board):
     return pool_layout(board)
+
+
+def code_probs(**p: float) -> np.ndarray:
+    """Probabilities over CODES, ``_8c=0.7`` for an eight of clubs (a keyword cannot start
+    with a digit), every other code 1e-4, normalised."""
+    out = np.full(len(CODES), 1e-4)
+    for code, v in p.items():
+        out[CODES.index(code[1:])] = v
+    return out / out.sum()
+
+
+def only_black_pair_moved(before: np.ndarray, after: np.ndarray, rank: str) -> bool:
+    """Whether weighing pips moved belief between ``rank``'s club and spade only: their sum
+    kept, every other code untouched."""
+    pair = [CODES.index(rank + "c"), CODES.index(rank + "s")]
+    others = np.ones(len(CODES), bool)
+    others[pair] = False
+    return bool(np.isclose(after[pair].sum(), before[pair].sum()) and np.array_equal(after[others], before[others]))

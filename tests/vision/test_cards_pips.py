@@ -11,6 +11,8 @@ from vision.cards.pips import CLUB_BIAS, MAX_LOG_ODDS, RANK_BY_PIPS, pip_likenes
 from vision.render.camera import overhead_camera
 from vision.render.scene import CardPlacement, Scene, render
 
+from .conftest import code_probs, only_black_pair_moved
+
 
 def _lone(code: str, angle: float = 20.0, px: tuple[int, int] = (340, 240)) -> tuple[np.ndarray, np.ndarray]:
     """A lone card on a plain cloth, about 95 px wide: the image and its corners."""
@@ -18,13 +20,6 @@ def _lone(code: str, angle: float = 20.0, px: tuple[int, int] = (340, 240)) -> t
                   mat_size_mm=(200.0, 140.0))
     r = render(scene)
     return r.image, np.array(r.truth[0].corners)
-
-
-def _probs(**p: float) -> np.ndarray:
-    out = np.full(len(CODES), 1e-4)
-    for code, v in p.items():
-        out[CODES.index(code[1:])] = v
-    return out / out.sum()
 
 
 @pytest.mark.parametrize("rank", ["A", "3", "8", "T"])
@@ -46,20 +41,16 @@ def test_a_card_turned_half_round_reads_the_same():
 
 def test_a_doubtful_index_is_tipped_by_the_pips():
     image, corners = _lone("8s")
-    probs = _probs(_8c=0.7, _8s=0.25, _3c=0.05)
+    probs = code_probs(_8c=0.7, _8s=0.25, _3c=0.05)
     weighed = weigh_pips(probs, image, corners)
     assert weighed[CODES.index("8s")] > 0.5 > weighed[CODES.index("8c")]
     # only the rank's black pair moves: the same total, every other code untouched
-    pair = [CODES.index("8c"), CODES.index("8s")]
-    assert weighed[pair].sum() == pytest.approx(probs[pair].sum())
-    others = np.ones(len(CODES), bool)
-    others[pair] = False
-    assert np.array_equal(weighed[others], probs[others])
+    assert only_black_pair_moved(probs, weighed, "8")
 
 
 def test_a_sure_index_is_not_overruled():
     image, corners = _lone("8s")
-    probs = _probs(_8c=0.9995, _8s=0.0004)
+    probs = code_probs(_8c=0.9995, _8s=0.0004)
     weighed = weigh_pips(probs, image, corners)
     assert weighed[CODES.index("8c")] > 0.5
     # at most MAX_LOG_ODDS moved
@@ -71,31 +62,37 @@ def test_a_sure_index_is_not_overruled():
 def test_pips_are_not_weighed_when_they_cannot_be_trusted():
     image, corners = _lone("8s")
     # a rank in doubt (a court card read as an eight shows pips in its picture too)
-    doubtful = _probs(_8c=0.45, _8s=0.2, _Jc=0.35)
+    doubtful = code_probs(_8c=0.45, _8s=0.2, _Jc=0.35)
     assert weigh_pips(doubtful, image, corners) is doubtful
     # a red card: nothing to weigh
-    red = _probs(_8h=0.7, _8d=0.3)
+    red = code_probs(_8h=0.7, _8d=0.3)
     assert weigh_pips(red, image, corners) is red
     # a court card: its picture is no pips
-    court = _probs(_Qc=0.7, _Qs=0.3)
+    court = code_probs(_Qc=0.7, _Qs=0.3)
     assert weigh_pips(court, *_lone("Qc")) is court
     # the middle half hidden (a card lying over it): fewer pips than an eight has
     hidden = image.copy()
     c = corners.mean(axis=0).astype(int)
     hidden[c[1] :, :] = (40, 90, 40)
-    sure_rank = _probs(_8c=0.7, _8s=0.3)
+    sure_rank = code_probs(_8c=0.7, _8s=0.3)
     assert weigh_pips(sure_rank, hidden, corners) is sure_rank
 
 
 def test_the_finder_settles_a_card_on_its_pips():
     image, corners = _lone("6c")
-    card = FoundCard("6s", 0.6, corners, probs=_probs(_6s=0.6, _6c=0.4))
-    covered = FoundCard("6s", 0.6, corners, probs=_probs(_6s=0.6, _6c=0.4), covered=True)
-    CardFinder().weigh_pips(image, [card, covered])
+    card = FoundCard("6s", 0.6, corners, probs=code_probs(_6s=0.6, _6c=0.4))
+    CardFinder().weigh_pips(image, [card])
     assert card.code == "6c" and card.confidence > 0.6
     assert card.probs is not None and card.probs[CODES.index("6c")] == card.confidence
     assert card.probs.sum() == pytest.approx(1.0)
-    assert covered.code == "6s"  # a covered card's middle is someone else's
+    # a covered card's middle is someone else's: only its top row of pips is looked at
+    # (vision.cards.top_pips), here painted over
+    image, corners = _lone("6c", angle=0.0)
+    top, height = int(corners[:, 1].min()), int(np.ptp(corners[:, 1]))
+    image[top : top + int(0.4 * height)] = (40, 90, 40)
+    covered = FoundCard("6s", 0.6, corners, probs=code_probs(_6s=0.6, _6c=0.4), covered=True)
+    CardFinder().weigh_pips(image, [covered])
+    assert covered.code == "6s"
 
 
 @pytest.mark.parametrize(("code", "read_as", "angle"), [
@@ -106,13 +103,13 @@ def test_the_pips_count_a_number_cards_rank_whatever_its_index_said(code, read_a
     # a faint index read with all the network's certainty as another rank of the suit
     image, corners = _lone(code, angle=angle)
     assert rank_by_pips(image, corners, red=code[1] in "hd") == code[0]
-    probs = _probs(**{"_" + read_as: 0.999})
+    probs = code_probs(**{"_" + read_as: 0.999})
     weighed = weigh_pips(probs, image, corners)
     assert CODES[int(np.argmax(weighed))] == code
     assert weighed[CODES.index(code)] == pytest.approx(RANK_BY_PIPS * 0.999 / probs.sum(), abs=0.01)
     assert weighed.sum() == pytest.approx(1.0)
     # a right index is left as it was (a black one's pips may still tip its suit's odds)
-    right = _probs(**{"_" + code: 0.999})
+    right = code_probs(**{"_" + code: 0.999})
     kept = weigh_pips(right, image, corners)
     assert CODES[int(np.argmax(kept))] == code
     assert kept is right or code[1] in "cs"
@@ -132,7 +129,7 @@ def test_a_number_card_partly_hidden_or_out_of_the_picture_is_not_counted():
     assert rank_by_pips(hidden, corners, red=True) is None
     # the picture's edge through its middle: four pips show as a four's would, a card
     # reaching past the picture is never counted
-    probs = _probs(_Jh=0.999)
+    probs = code_probs(_Jh=0.999)
     top = int(corners[:, 1].min()) + (int(corners[:, 1].max()) - int(corners[:, 1].min())) // 2
     assert weigh_pips(probs, image[:top], corners) is probs
 
@@ -148,14 +145,15 @@ def test_a_card_read_as_two_ranks_is_one_card_once_its_pips_are_counted():
     # its top index faint (read as a jack), its bottom one right: two cards over each
     # other until the pips name the nine; then one, outlined where they were counted
     image, corners = _lone("9h", angle=10.0)
-    top = FoundCard("Jh", 0.99, corners, [_index_at(corners, 0, "Jh")], probs=_probs(_Jh=0.99))
-    bottom = FoundCard("9h", 0.95, corners + 4.0, [_index_at(corners, 2, "9h")], probs=_probs(_9h=0.95))
-    elsewhere = FoundCard("9h", 0.95, corners + 300.0, [_index_at(corners + 300.0, 0, "9h")], probs=_probs(_9h=0.95))
+    top = FoundCard("Jh", 0.99, corners, [_index_at(corners, 0, "Jh")], probs=code_probs(_Jh=0.99))
+    bottom = FoundCard("9h", 0.95, corners + 4.0, [_index_at(corners, 2, "9h")], probs=code_probs(_9h=0.95))
+    elsewhere = FoundCard("9h", 0.95, corners + 300.0, [_index_at(corners + 300.0, 0, "9h")],
+                          probs=code_probs(_9h=0.95))
     cards = CardFinder().weigh_pips(image, [top, bottom, elsewhere])
     assert cards == [top, elsewhere]
     assert top.code == "9h" and len(top.indices) == 2
     assert np.array_equal(top.corners, corners)
     # a card the pips leave as it was keeps its doubles: they are not the pips' doing
-    again = FoundCard("9h", 0.95, corners, [_index_at(corners, 0, "9h")], probs=_probs(_9h=0.95))
-    twin = FoundCard("9h", 0.95, corners + 4.0, [_index_at(corners, 2, "9h")], probs=_probs(_9h=0.95))
+    again = FoundCard("9h", 0.95, corners, [_index_at(corners, 0, "9h")], probs=code_probs(_9h=0.95))
+    twin = FoundCard("9h", 0.95, corners + 4.0, [_index_at(corners, 2, "9h")], probs=code_probs(_9h=0.95))
     assert CardFinder().weigh_pips(image, [again, twin]) == [again, twin]

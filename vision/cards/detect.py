@@ -13,6 +13,7 @@ the calibration and adds face-down cards.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -24,6 +25,7 @@ from vision.cards.geometry import POKER, CardShape, apply_affine, index_frame
 from vision.cards.indices import CODES, IndexReader, IndexReading
 from vision.cards.pips import weigh_pips
 from vision.cards.proposals import DEFAULT_SEARCH, GlyphSearch, propose
+from vision.cards.top_pips import weigh_top_pips
 
 
 @dataclass
@@ -437,6 +439,13 @@ def _without_stray_readings(found: list[_Assembled], on_mat: bool = False) -> li
     return out
 
 
+def _over(card: FoundCard, cards: Sequence[FoundCard]) -> list[np.ndarray]:
+    """The outlines of the cards lying over ``card``: those with an index in view inside
+    its outline."""
+    return [o.corners for o in cards
+            if o is not card and any(_point_in(card.corners, g.centre) for g in o.indices)]
+
+
 class CardFinder:
     """Face-up cards in an image, from their index corners."""
 
@@ -469,17 +478,23 @@ class CardFinder:
                 if snapped is not None:
                     card.corners = snapped
 
-    def weigh_pips(self, image: np.ndarray, cards: list[FoundCard]) -> list[FoundCard]:
-        """Weigh in the pips of the number cards in full view (``vision.cards.pips``), once
-        their outlines are as good as they get; the cards, one for each. A card whose two
-        indices read as two ranks was two cards lying over each other: when the pips name
-        one of them, the other, an index of which lies in its outline, is the same card (its
-        indices join the counted one's)."""
+    def weigh_pips(self, image: np.ndarray, cards: list[FoundCard],
+                   others: Sequence[FoundCard] = ()) -> list[FoundCard]:
+        """Weigh in the pips of the number cards in full view (``vision.cards.pips``), and
+        the top pips that show of covered ones (``vision.cards.top_pips``), once their
+        outlines are as good as they get; the cards, one for each. ``others``: cards found
+        before, which may lie over these. A card whose two indices read as two ranks was
+        two cards lying over each other: when the pips name one of them, the other, an
+        index of which lies in its outline, is the same card (its indices join the counted
+        one's)."""
         renamed = []
         for card in cards:
-            if card.probs is None or card.covered:
+            if card.probs is None:
                 continue
-            probs = weigh_pips(card.probs, image, card.corners)
+            if card.covered:
+                probs = weigh_top_pips(card.probs, image, card.corners, _over(card, [*cards, *others]))
+            else:
+                probs = weigh_pips(card.probs, image, card.corners)
             if probs is not card.probs:
                 was = card.code
                 card.probs = probs

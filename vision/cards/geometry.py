@@ -101,10 +101,17 @@ def patch_affines(centre: np.ndarray, down: np.ndarray, span: np.ndarray) -> np.
     return m
 
 
+def upright(corners: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """The homography from the image to the quadrilateral ``corners`` (image px, clockwise
+    from its own top-left) upright at ``size`` (width, height), pixel centres on pixel
+    centres."""
+    w, h = size
+    dst = np.array([[-0.5, -0.5], [w - 0.5, -0.5], [w - 0.5, h - 0.5], [-0.5, h - 0.5]], np.float32)
+    return cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
+
+
 def warp_quad(image: np.ndarray, corners: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     """The quadrilateral ``corners`` (image px, clockwise from its own top-left) warped
     upright to ``size`` (width, height)."""
-    w, h = size
-    dst = np.array([[-0.5, -0.5], [w - 0.5, -0.5], [w - 0.5, h - 0.5], [-0.5, h - 0.5]], np.float32)
-    m = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
-    return cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpPerspective(image, upright(corners, size), size, flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)

@@ -100,11 +100,11 @@ def _unit(a: np.ndarray) -> np.ndarray:
 def _card_ink(image: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, float]:
     """The card warped upright at about its own size, as ink 0..1 (darkest channel below
     the paper's), and its height in px."""
-    _, ink, h = _card_and_ink(image, corners)
+    _, ink, h = card_and_ink(image, corners)
     return ink, h
 
 
-def _card_and_ink(image: np.ndarray, corners: np.ndarray,
+def card_and_ink(image: np.ndarray, corners: np.ndarray,
                   max_height: float = float("inf")) -> tuple[np.ndarray, np.ndarray, float]:
     """The card warped upright (BGR), at most ``max_height`` px tall, its ink (see
     :func:`_card_ink`) and its height."""
@@ -158,11 +158,12 @@ def pip_likeness(image: np.ndarray, corners: np.ndarray, lone: bool = False) -> 
     return out
 
 
-def club_log_odds(likeness: list[float]) -> float:
-    """The pips' evidence for a club over a spade (0: none)."""
+def club_log_odds(likeness: list[float], weight: float = WEIGHT, bias: float = CLUB_BIAS) -> float:
+    """The pips' evidence for a club over a spade (0: none): ``weight`` log-odds per unit of
+    their mean likeness above ``bias``, per square root of pips."""
     if not likeness:
         return 0.0
-    return WEIGHT * (float(np.mean(likeness)) - CLUB_BIAS) * float(np.sqrt(len(likeness)))
+    return weight * (float(np.mean(likeness)) - bias) * float(np.sqrt(len(likeness)))
 
 
 PIP_COUNT = {rank: n for n, rank in enumerate("A23456789T", start=1)}
@@ -187,7 +188,7 @@ PIP_SPREAD = (0.3, 0.5)
 """The outer pips of four and more span at least these shares of the card's width and
 height: fewer, and part of the card is hidden or out of the picture."""
 RED_PIP = 40.0
-"""A red pip is this much redder than the card's paper (:func:`_redness`). The real
+"""A red pip is this much redder than the card's paper (:func:`redness`). The real
 photographs' number cards (dev split), blobs in their middles: red 81-169 (5-95 %), black
 -16-32; a pip on the wrong side of it only keeps the pips from counting."""
 RANK_BY_PIPS = 0.9
@@ -195,7 +196,7 @@ RANK_BY_PIPS = 0.9
 index's suits are kept): a card whose pips make a nine is a nine."""
 
 
-def _redness(card: np.ndarray, where: np.ndarray) -> float:
+def redness(card: np.ndarray, where: np.ndarray) -> float:
     """How much redder than grey the card's pixels ``where`` are (red less the mean of green
     and blue, grey levels)."""
     b, g, r, _ = cv2.mean(card, mask=where.astype(np.uint8))
@@ -206,14 +207,14 @@ def counted_pips(image: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, np
     """The centres (N, 2), as shares of the card's width and height, of the compact blobs of
     one size in the middle of the card at ``corners`` (see :data:`COUNT_WINDOW`), and which
     of them are red (N,)."""
-    card, ink, h = _card_and_ink(image, corners, COUNT_HEIGHT)
+    card, ink, h = card_and_ink(image, corners, COUNT_HEIGHT)
     H, W = ink.shape
     x0, y0, x1, y1 = (round(f * s) for f, s in zip(COUNT_WINDOW, (W, H, W, H), strict=True))
     window = np.zeros((H, W), np.uint8)
     window[y0:y1, x0:x1] = ink[y0:y1, x0:x1] > 0.5
     n, labels, stats, centres = components(window)
     bare = ink < 0.1
-    paper = _redness(card, bare) if bare.any() else 0.0
+    paper = redness(card, bare) if bare.any() else 0.0
     pip_h = PIP_HEIGHT * h
     found = []
     for k in range(1, n):
@@ -227,7 +228,7 @@ def counted_pips(image: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, np
             continue
         if PIP_COLUMNS[0] < centres[k][0] / W < PIP_COLUMNS[1]:
             sl = np.s_[y : y + hh, x : x + w]
-            red = _redness(card[sl], labels[sl] == k) - paper > RED_PIP
+            red = redness(card[sl], labels[sl] == k) - paper > RED_PIP
             found.append((centres[k][0] / W, centres[k][1] / H, size, red))
     if not found:
         return np.zeros((0, 2)), np.zeros(0, bool)
@@ -281,17 +282,32 @@ def weigh_pips(probs: np.ndarray, image: np.ndarray, corners: np.ndarray) -> np.
         if counted is not None and counted != best[0]:
             probs = _counted_rank(probs, counted)
             best = CODES[int(np.argmax(probs))]
-    if best[0] not in PIP_COUNT or best[-1] not in "cs":
-        return probs
-    club, spade = CODES.index(best[0] + "c"), CODES.index(best[0] + "s")
-    pair = probs[club] + probs[spade]
-    if pair < SURE_RANK:
+    pair = sure_black_pair(probs, "".join(PIP_COUNT))
+    if pair is None:
         return probs
     likeness = pip_likeness(image, corners, lone=best[0] == "A")
     if len(likeness) != PIP_COUNT[best[0]]:
         return probs  # part of the middle hidden, or a neighbour's pips in it
-    # the pips say which black suit, not which rank: only this rank's club and spade move
-    odds = float(np.clip(club_log_odds(likeness), -MAX_LOG_ODDS, MAX_LOG_ODDS))
+    return black_suit_tipped(probs, *pair, club_log_odds(likeness))
+
+
+def sure_black_pair(probs: np.ndarray, ranks: str) -> tuple[int, int] | None:
+    """Where in CODES the club and the spade of the rank ``probs`` believe in most lie, when
+    its best code is a club or a spade of one of ``ranks`` and the two hold SURE_RANK of the
+    belief; None otherwise."""
+    best = CODES[int(np.argmax(probs))]
+    if best == JOKER or best[0] not in ranks or best[-1] not in "cs":
+        return None
+    club, spade = CODES.index(best[0] + "c"), CODES.index(best[0] + "s")
+    return (club, spade) if probs[club] + probs[spade] >= SURE_RANK else None
+
+
+def black_suit_tipped(probs: np.ndarray, club: int, spade: int, log_odds: float) -> np.ndarray:
+    """``probs`` with the pips' ``log_odds`` of a club over a spade weighed in, as far as
+    MAX_LOG_ODDS: pips say which black suit, not which rank, so only this rank's club and
+    spade (where they lie in CODES) move, their sum kept."""
+    odds = float(np.clip(log_odds, -MAX_LOG_ODDS, MAX_LOG_ODDS))
+    pair = probs[club] + probs[spade]
     out = probs.copy()
     out[club] = pair / (1 + np.exp(-odds) * probs[spade] / max(probs[club], 1e-12))
     out[spade] = pair - out[club]
