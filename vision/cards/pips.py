@@ -10,7 +10,8 @@ spade's pointed leaf. The pips' mean preference, counted more the more pips agre
 one more look at the card, weighed with its indices' reading.
 
 Only black number cards lying in full view are looked at: a covered card's middle is
-someone else's, and court cards have a picture there.
+someone else's (what shows of its top row is looked at by ``vision.cards.top_pips``), and
+court cards have a picture there.
 
 The pips also count a number card's rank (:func:`rank_by_pips`): a faint or glared index
 (a phone's overexposed photo thins a red nine's strokes into a jack's hook) is read wrong
@@ -105,7 +106,7 @@ def _card_ink(image: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, float
 
 
 def card_and_ink(image: np.ndarray, corners: np.ndarray,
-                  max_height: float = float("inf")) -> tuple[np.ndarray, np.ndarray, float]:
+                 max_height: float = float("inf")) -> tuple[np.ndarray, np.ndarray, float]:
     """The card warped upright (BGR), at most ``max_height`` px tall, its ink (see
     :func:`_card_ink`) and its height."""
     c = np.asarray(corners, np.float64)
