@@ -86,6 +86,11 @@ def test_games_under_stop_with_mistakes_end_keep_the_cards_and_replay(seed, poli
 @example(seed=30_777_574_981_598, stop=True, policy=51,
          rules={"stalemate_cycles": 2, "flip_ends_turn": True, "shuffle_on_flip": False,
                 "initial_aces": "optional", "deck_ownership": "one_pack_each", "play_on_opponent_deck": False})
+# CP-04 against a card taken off a foundation: a queen put on her foundation's king from a
+# trash whose next card is the king's twin looks like the king taken off onto that trash.
+@example(seed=587_638, stop=True, policy=15_790_308,
+         rules={"stalemate_cycles": 2, "deck_ownership": "mixed", "initial_aces": "optional",
+                "flip_ends_turn": False, "play_on_opponent_deck": False, "shuffle_on_flip": True})
 def test_move_inference_finds_the_move_that_was_made(seed, rules, stop, policy):
     """Every action of a random game, mistakes under Stop! included, is among the
     explanations of what a perfect camera sees after it (or one that ends the same)."""

@@ -290,12 +290,13 @@ def explain(t: Table, ctx: Context, observation: object) -> Explanation:
         assert first.fault is not None
         ruling = Ruling(first.fault.rule_id, first.fault.message, kind="violation", seat=first.offender,
                         penalty="the opponent may call Stop!" if ctx.stop else None)
-        # runs that break the same rule by the same player are one ruling however the
-        # camera's view leaves them apart (a queen put on its foundation's king, or the
-        # king taken off onto the trash the queen left: both show the same two tops)
+        # runs by which the same player breaks a rule are one offence however the camera's
+        # view leaves them apart, and every one of them may be what was done (a queen put
+        # on its foundation's king, or the king taken off onto the trash the queen left,
+        # on the twin of that king: both show the same two tops, the one breaks CP-04, the
+        # other takes a card off a foundation); the ruling names the first found
         playable = tuple(as_action(f.actions) for f in wrong
-                         if f.fault is not None and f.fault.rule_id == first.fault.rule_id
-                         and f.offender == first.offender) if ctx.stop else ()
+                         if f.fault is not None and f.offender == first.offender) if ctx.stop else ()
         return Explanation(candidates=playable, violation=ruling)
     return Explanation(unexplained=tuple(sorted(_changed(t, goal))))
 
