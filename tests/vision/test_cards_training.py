@@ -74,3 +74,18 @@ def test_the_script_writes_loadable_weights(tmp_path: Path, capsys):
                  "--workers", "1", "--channels", "4,8,8", "--hidden", "16", "--real-epochs", "0"]) == 0
     assert IndexNet.load(out).shape.channels == (4, 8, 8)
     assert "wrote" in capsys.readouterr().out
+
+
+def test_the_script_goes_on_from_given_weights_for_more_epochs_only_when_asked(tmp_path: Path):
+    small = ["--samples", "20", "--scenes", "0", "--val-samples", "10", "--workers", "1",
+             "--channels", "4,8,8", "--hidden", "16", "--real-epochs", "0"]
+    first = tmp_path / "first.npz"
+    assert main(["--out", str(first), "--epochs", "1", *small]) == 0
+    same, more = tmp_path / "same.npz", tmp_path / "more.npz"
+    assert main(["--out", str(same), "--start", str(first), *small]) == 0
+    assert main(["--out", str(more), "--start", str(first), "--start-epochs", "1", "--seed", "2", *small]) == 0
+    before, kept, went_on = (IndexNet.load(p) for p in (first, same, more))
+    assert went_on.shape == before.shape
+    # without --start-epochs only the gate is trained again; with it the convolutions move
+    assert all(np.array_equal(kept.params[k], before.params[k]) for k in before.params if k.startswith("conv"))
+    assert not np.array_equal(went_on.params["conv1.w"], before.params["conv1.w"])

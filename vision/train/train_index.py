@@ -274,7 +274,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hidden", type=int, default=Shape().hidden)
     ap.add_argument("--real-epochs", type=int, default=6,
                     help="then fine-tune this many epochs on the real photos' development split, if present")
-    ap.add_argument("--start", type=Path, default=None, help="skip training: fine-tune these weights")
+    ap.add_argument("--start", type=Path, default=None,
+                    help="skip training from scratch: go on from these weights")
+    ap.add_argument("--start-epochs", type=int, default=0,
+                    help="with --start: this many epochs more on this seed's data before the real photos")
+    ap.add_argument("--start-lr", type=float, default=5e-4, help="with --start: the rate of those epochs")
     args = ap.parse_args(argv)
 
     t0 = time.time()
@@ -286,6 +290,9 @@ def main(argv: list[str] | None = None) -> int:
     shape = Shape(channels=tuple(int(c) for c in args.channels.split(",")), hidden=args.hidden)  # type: ignore[arg-type]
     if args.start is not None:
         net = IndexNet.load(args.start)
+        if args.start_epochs > 0:
+            net = train(data, net.shape, args.start_epochs, args.seed, lr=args.start_lr, val=val, start=net,
+                        log=lambda m: print("more " + m, flush=True))
     else:
         net = train(data, shape, args.epochs, args.seed, val=val, log=lambda m: print(m, flush=True))
     real = PatchSet.concat([])
