@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from vision.cards.net import NONE, RANK_CLASSES, SUIT_CLASSES, IndexNet, Shape
 from vision.cards.proposals import Proposals
@@ -76,7 +77,7 @@ def test_the_script_writes_loadable_weights(tmp_path: Path, capsys):
     assert "wrote" in capsys.readouterr().out
 
 
-def test_the_script_goes_on_from_given_weights_for_more_epochs_only_when_asked(tmp_path: Path):
+def test_the_script_goes_on_from_given_weights_for_more_epochs_only_when_asked(tmp_path: Path, capsys):
     small = ["--samples", "20", "--scenes", "0", "--val-samples", "10", "--workers", "1",
              "--channels", "4,8,8", "--hidden", "16", "--real-epochs", "0"]
     first = tmp_path / "first.npz"
@@ -89,3 +90,8 @@ def test_the_script_goes_on_from_given_weights_for_more_epochs_only_when_asked(t
     # without --start-epochs only the gate is trained again; with it the convolutions move
     assert all(np.array_equal(kept.params[k], before.params[k]) for k in before.params if k.startswith("conv"))
     assert not np.array_equal(went_on.params["conv1.w"], before.params["conv1.w"])
+    # more epochs with nothing to go on from is a mistake, said before any data is drawn
+    with pytest.raises(SystemExit):
+        main(["--out", str(tmp_path / "none.npz"), "--start-epochs", "1", *small])
+    assert "--start-epochs goes on from weights" in capsys.readouterr().err
+    assert not (tmp_path / "none.npz").exists()

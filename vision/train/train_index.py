@@ -280,6 +280,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="with --start: this many epochs more on this seed's data before the real photos")
     ap.add_argument("--start-lr", type=float, default=5e-4, help="with --start: the rate of those epochs")
     args = ap.parse_args(argv)
+    if args.start is None and args.start_epochs:
+        ap.error("--start-epochs goes on from weights: give them with --start")
 
     t0 = time.time()
     data = make_data(args.seed, args.samples, args.workers, args.scenes)
