@@ -95,3 +95,15 @@ def test_the_script_goes_on_from_given_weights_for_more_epochs_only_when_asked(t
         main(["--out", str(tmp_path / "none.npz"), "--start-epochs", "1", *small])
     assert "--start-epochs goes on from weights" in capsys.readouterr().err
     assert not (tmp_path / "none.npz").exists()
+
+
+def test_real_photo_candidates_twice_the_size_of_the_others_are_no_index():
+    from vision.train.realtune import OVERSIZED, oversized
+
+    span = np.array([20.0, 21.0, 19.0, 42.0, 20.0 * OVERSIZED * 0.95, 60.0])
+    positive = np.array([True, True, True, True, True, False])
+    # the rank glyph paired with the pip under it: twice the others; a perspective's 1.4
+    # times is still an index; a candidate not taken for an index is left as it was
+    assert oversized(span, positive).tolist() == [False, False, False, True, False, False]
+    # one index in a photo is its own measure
+    assert not oversized(np.array([20.0, 80.0]), np.array([True, False])).any()

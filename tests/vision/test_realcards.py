@@ -95,6 +95,22 @@ def test_a_photo_without_a_mat_shows_its_cards_and_none_made_of_carpet(name: str
 
 @pytest.mark.realcards
 @needs_photos
+@pytest.mark.parametrize("name", ["IMG_2529.JPG", "IMG_2633.JPG", "IMG_2669.JPG"])
+def test_a_rank_and_the_pip_under_it_are_no_index_twice_the_size(name: str):
+    # a wider net (session 34) took a red card's rank glyph and its first pip for one big
+    # index, and the real photos' boxes labelled such pairs as indices for its last epochs
+    # (vision.train.realtune.oversized): each of these showed one card more, a nine of
+    # hearts of twice the card's size over a ten or a nine
+    from vision.reader import CardReader
+
+    (ph,) = [p for p in photos() if p.path.name == name]
+    obs = CardReader().read_image(cv2.imread(str(ph.path)))
+    s = score_photo(ph.cards, [(c.code, np.array(c.corners)) for c in obs.cards])
+    assert (s.right, s.extra) == (len(ph.cards), 0), [(c.code, round(c.confidence, 2)) for c in obs.cards]
+
+
+@pytest.mark.realcards
+@needs_photos
 def test_a_nine_whose_faint_index_reads_as_a_jack_is_counted_by_its_pips():
     # a webcam's overexposed nine of hearts (dev split): its top index's thin strokes read
     # as a jack with the network's full certainty, its bottom one as the nine, and the
@@ -122,3 +138,20 @@ def test_a_photo_taken_in_a_dim_room_is_read_as_in_daylight(name: str):
     obs = CardReader().read_image(dim)
     s = score_photo(ph.cards, [(c.code, np.array(c.corners)) for c in obs.cards])
     assert (s.right, s.extra) == (len(ph.cards), 0), [(c.code, round(c.confidence, 2)) for c in obs.cards]
+
+
+@pytest.mark.realcards
+@needs_photos
+def test_the_real_photos_give_indices_from_their_boxes_and_as_many_hard_negatives_as_asked():
+    # a lone ace beside a book's page (dev split): its print offers the most hard negatives
+    # of any development photo to the shipped net (5); a cap takes some of them at random
+    from vision.cards.indices import default_net
+    from vision.cards.net import NONE, RANK_CLASSES
+    from vision.train.realtune import real_patch_set
+
+    (ph,) = [p for p in photos() if p.path.name == "IMG_2552.JPG"]
+    none, two, all_ = (real_patch_set(default_net(), [ph], seed=1, negatives=n) for n in (0, 2, 40))
+    for s in (none, two, all_):
+        assert s.rank[s.rank != NONE].tolist() == [RANK_CLASSES.index("A")]
+    negatives = [int((s.rank == NONE).sum()) for s in (none, two, all_)]
+    assert negatives[0] == 0 and negatives[1] == 2 and negatives[2] > 2, negatives

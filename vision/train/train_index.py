@@ -205,7 +205,7 @@ def tune_on_real(net: IndexNet, data: PatchSet, args: argparse.Namespace,
     if not folder.is_dir():
         print(f"real photos not found at {folder}: no fine-tuning on them", flush=True)
         return net, PatchSet.concat([])
-    real = real_patch_set(net, photos(folder), args.seed)
+    real = real_patch_set(net, photos(folder), args.seed, args.real_negatives)
     rng = np.random.default_rng(args.seed + 1)
     pick = rng.choice(len(data), min(len(data), 3 * len(real)), replace=False)
     mixed = PatchSet.concat([real, PatchSet(data.patches[pick], data.rank[pick], data.suit[pick])])
@@ -274,6 +274,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hidden", type=int, default=Shape().hidden)
     ap.add_argument("--real-epochs", type=int, default=6,
                     help="then fine-tune this many epochs on the real photos' development split, if present")
+    ap.add_argument("--real-negatives", type=int, default=12,
+                    help="at most this many hard negatives from outside each photo's boxes")
     ap.add_argument("--start", type=Path, default=None,
                     help="skip training from scratch: go on from these weights")
     ap.add_argument("--start-epochs", type=int, default=0,
