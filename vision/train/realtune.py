@@ -5,8 +5,9 @@ one of the box's corners (where a card's index is), that the synthetic-trained n
 already takes for an index, is that card's index: its rank is the box's, its suit is the
 network's own when it is sure (else left out of the loss). Candidates outside every box
 that the network finds index-like are the hard negatives, and so are those of a photo's
-candidates that would be indices twice the size of its others (see :func:`oversized`). Only the development split is
-used; the held-out quarter stays unseen, so its figures tell whether this generalises.
+candidates that would be indices twice the size of its others (see :func:`oversized`).
+Only the development split is used; the held-out quarter stays unseen, so its figures tell
+whether this generalises.
 """
 
 from __future__ import annotations
