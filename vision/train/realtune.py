@@ -54,10 +54,14 @@ def _outline_fits(props: Proposals, box: tuple[int, int, int, int], min_iou: flo
     return out
 
 
+HARD_NEGATIVES = 12
+"""At most this many hard negatives from outside one photo's boxes (the shipped net finds
+at most 5 in any development photo; ``train_index --real-negatives`` sets it)."""
+
 OVERSIZED = 1.5
 """One deck's indices in one photo are one size give or take a perspective: the index
-candidates a photo's boxes give span 0.71-1.25 times their median (99 % of the shipped
-net's on the development split, 1.42 at most). A rank glyph paired with the pip under it
+candidates a photo's boxes give span 0.71-1.25 times their median (98 % of the shipped
+net's on the development split, 1st to 99th percentile; 1.42 at most). A rank glyph paired with the pip under it
 makes a candidate twice that size near the same corner; a wider net trained in session 34
 took those for indices (34 of them, 1.6-2.3 times the median), labelled them so from the
 boxes, and read a ten's index and its first heart as a big nine on the photos."""
@@ -72,7 +76,7 @@ def oversized(span: np.ndarray, positive: np.ndarray) -> np.ndarray:
 
 
 def photo_patch_set(photo: Photo, reader: IndexReader, rng: np.random.Generator,
-                    negatives: int = 12) -> PatchSet:
+                    negatives: int = HARD_NEGATIVES) -> PatchSet:
     image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
     if image is None:
         return PatchSet.concat([])
@@ -105,7 +109,8 @@ def photo_patch_set(photo: Photo, reader: IndexReader, rng: np.random.Generator,
     return PatchSet(cut_patches(image, props.subset(keep)), rank[keep].astype(np.int8), suit[keep].astype(np.int8))
 
 
-def real_patch_set(net: IndexNet, photos: list[Photo], seed: int, negatives: int = 12) -> PatchSet:
+def real_patch_set(net: IndexNet, photos: list[Photo], seed: int,
+                   negatives: int = HARD_NEGATIVES) -> PatchSet:
     """Labelled patches from the development photos (held-out ones are skipped), at most
     ``negatives`` hard negatives from outside a photo's boxes."""
     reader = IndexReader(net, min_index=0.0)

@@ -22,6 +22,7 @@ import numpy as np
 from vision.cards.net import NONE, Gate, IndexNet, Shape, gate_features, im2col3, init_params, maxpool2, softmax
 from vision.cards.proposals import patch_input
 from vision.train.dataset import IGNORE, PatchSet, build
+from vision.train.realtune import HARD_NEGATIVES
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "cards" / "weights" / "index_net.npz"
 CHUNK = 250  # corner samples per work unit: the unit of determinism, whatever the worker count
@@ -274,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hidden", type=int, default=Shape().hidden)
     ap.add_argument("--real-epochs", type=int, default=6,
                     help="then fine-tune this many epochs on the real photos' development split, if present")
-    ap.add_argument("--real-negatives", type=int, default=12,
+    ap.add_argument("--real-negatives", type=int, default=HARD_NEGATIVES,
                     help="at most this many hard negatives from outside each photo's boxes")
     ap.add_argument("--start", type=Path, default=None,
                     help="skip training from scratch: go on from these weights")
