@@ -106,6 +106,26 @@ def test_a_card_lying_on_a_measured_card_stays():
     assert sorted(c.code for c in assemble([a, b, on_top], (1000, 1000))) == ["4s", "Td"]
 
 
+@pytest.mark.parametrize(("span", "kept"), [(4.0, False), (6.0, True), (10.0, True), (19.0, True), (21.0, False)])
+def test_off_the_mat_a_lone_index_half_or_twice_the_measured_cards_size_is_print(span: float, kept: bool):
+    # one deck's indices on one table are one size, give or take a perspective: off the mat
+    # a phone photo's letters and box print made cards a third of the real ones' size
+    # (real photos cam_image28, cam_image39)
+    a, far, back = _pair("Td", span=10.0)
+    b = _reading("Td", far, back)
+    away = _reading("Js", a.centre + [300.0, 0.0], a.down, span=span, conf=0.95)
+    assert sorted(c.code for c in assemble([a, b, away], (1000, 1000))) == (["Js", "Td"] if kept else ["Td"])
+    # on the mat the cards' size is known and the search only looks at it
+    height = POKER.height * a.span / POKER.index_span
+    assert len(assemble([a, b, away], (1000, 1000), card_height_px=height)) == 2
+
+
+def test_off_the_mat_without_a_measured_card_a_lone_index_of_any_size_stays():
+    small = _reading("Js", (100.0, 100.0), (0.0, 1.0), span=4.0)
+    big = _reading("9h", (500.0, 100.0), (0.0, 1.0), span=12.0)
+    assert sorted(c.code for c in assemble([small, big], (1000, 1000))) == ["9h", "Js"]
+
+
 def test_on_the_mat_a_joker_lying_on_a_measured_card_stays():
     # its index is its word's letter step, about 0.6 of a rank's span (training-like seed
     # 2090: a covered joker of one fan over the two of clubs of another)

@@ -111,6 +111,21 @@ def test_a_rank_and_the_pip_under_it_are_no_index_twice_the_size(name: str):
 
 @pytest.mark.realcards
 @needs_photos
+@pytest.mark.parametrize("name", ["cam_image28.jpg", "cam_image39.jpg"])
+def test_print_a_third_the_size_of_the_photos_cards_is_no_card(name: str):
+    # a webcam's view of a table (dev split): print beside the cards read as a jack or a
+    # ten whose index is a quarter to a third of the size of the cards' own, measured by
+    # both their indices (vision.cards.detect.OFF_MAT_SPANS)
+    from vision.reader import CardReader
+
+    (ph,) = [p for p in photos() if p.path.name == name]
+    obs = CardReader().read_image(cv2.imread(str(ph.path)))
+    s = score_photo(ph.cards, [(c.code, np.array(c.corners)) for c in obs.cards])
+    assert (s.right, s.extra) == (len(ph.cards), 0), [(c.code, round(c.confidence, 2)) for c in obs.cards]
+
+
+@pytest.mark.realcards
+@needs_photos
 def test_a_nine_whose_faint_index_reads_as_a_jack_is_counted_by_its_pips():
     # a webcam's overexposed nine of hearts (dev split): its top index's thin strokes read
     # as a jack with the network's full certainty, its bottom one as the nine, and the

@@ -417,6 +417,16 @@ def _four_index_cards_merged(found: list[_Assembled], shape: CardShape, min_conf
     return out
 
 
+OFF_MAT_SPANS = (0.5, 2.0)
+"""Off the mat, a one-index card whose index spans less or more than these times the median
+of the frame's measured cards' is print, not a card: one deck's indices on one table are
+one size (a photo's indices span 0.71-1.25 times their median, see
+``vision.train.realtune.OVERSIZED``; an index read by its rank glyph alone, 0.58). Print on
+a letter, a box or a business card made cards 0.26-0.47 times that size on the real photos,
+and a court's art 2.4 times. On the mat the cards' size is known and the search looks only
+at it."""
+
+
 def _without_stray_readings(found: list[_Assembled], on_mat: bool = False) -> list[_Assembled]:
     """Drop one-index "cards" that are really print on another card: inside the outline of
     a card whose two far indices were both read (so its outline is measured, not guessed),
@@ -425,8 +435,10 @@ def _without_stray_readings(found: list[_Assembled], on_mat: bool = False) -> li
     mat (``on_mat``), so does a joker at a joker's scale (:data:`JOKER_SPAN_SHARE`): a
     covered joker of one fan, lying on a card of another, was lost (training-like seed
     2090). Off the mat, a photograph's court card under a warm lamp had its art read as a
-    joker at that scale, and the photographs hold no joker to find."""
+    joker at that scale, and the photographs hold no joker to find; and anywhere in the
+    frame, a one-index card out of :data:`OFF_MAT_SPANS` is dropped."""
     measured = [f.card for f in found if f.measured]
+    deck_span = float(np.median([c.indices[0].span for c in measured])) if measured and not on_mat else None
     out = []
     for f in found:
         if not f.measured and len(f.card.indices) == 1:
@@ -434,6 +446,8 @@ def _without_stray_readings(found: list[_Assembled], on_mat: bool = False) -> li
             share = _span_share(f.card.code) if on_mat else 1.0
             if any(_point_in(big.corners, r.centre) and not 0.75 < r.span / (share * big.indices[0].span) < 1.33
                    for big in measured):
+                continue
+            if deck_span is not None and not OFF_MAT_SPANS[0] < r.span / deck_span < OFF_MAT_SPANS[1]:
                 continue
         out.append(f)
     return out
