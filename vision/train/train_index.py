@@ -6,6 +6,16 @@ Everything is drawn from ``--seed``: the corner samples (``vision.train.corners`
 initial weights and the batch order, so the same command gives the same weights (up to
 floating-point summation order across BLAS builds). The validation set is drawn from a
 different seed and only reported. Needs numpy and OpenCV, nothing else.
+
+The last stage, a few minutes on the real photos, can be tried again without the half hour
+of synthetic epochs before it, in two steps:
+
+    python -m vision.train.train_index --real-epochs 0 --out synthetic.npz
+    python -m vision.train.train_index --start synthetic.npz --out candidate.npz
+
+The second step labels the photos with the first one's net as saved (half precision, its
+gate sparing it the plain non-indices), so it is not the one-command run's twin; each step
+alone gives the same weights every time.
 """
 
 from __future__ import annotations
