@@ -19,6 +19,19 @@ def _box(x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
     return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], float)
 
 
+def _reads_every_card_and_no_more(name: str, light: float = 1.0) -> list:
+    """Read the photo ``name`` (every channel times ``light``), assert each labelled card
+    is found with its rank and nothing else is reported, and return the cards read."""
+    from vision.reader import CardReader
+
+    (ph,) = [p for p in photos() if p.path.name == name]
+    image = cv2.imread(str(ph.path))
+    obs = CardReader().read_image(image if light == 1.0 else cv2.convertScaleAbs(image, alpha=light))
+    s = score_photo(ph.cards, [(c.code, np.array(c.corners)) for c in obs.cards])
+    assert (s.right, s.extra) == (len(ph.cards), 0), [(c.code, round(c.confidence, 2)) for c in obs.cards]
+    return obs.cards
+
+
 def test_score_matches_one_to_one_and_counts_ranks():
     labels = (LabelledCard("K", (0, 0, 100, 140)), LabelledCard("9", (200, 0, 300, 140)))
     reported = [("Kh", _box(2, 3, 98, 139)), ("9s", _box(210, 5, 290, 130)), ("Qd", _box(400, 0, 500, 140))]
@@ -85,12 +98,7 @@ def test_a_photo_without_a_mat_shows_its_cards_and_none_made_of_carpet(name: str
     # each of these had a card reported on the carpet or the print beside the real ones
     # (one index the network half believed in, or could not name); off the mat, a card
     # known by one index alone must be believed to be one and named
-    from vision.reader import CardReader
-
-    (ph,) = [p for p in photos() if p.path.name == name]
-    obs = CardReader().read_image(cv2.imread(str(ph.path)))
-    s = score_photo(ph.cards, [(c.code, np.array(c.corners)) for c in obs.cards])
-    assert (s.right, s.extra) == (len(ph.cards), 0), [(c.code, round(c.confidence, 2)) for c in obs.cards]
+    _reads_every_card_and_no_more(name)
 
 
 @pytest.mark.realcards
@@ -101,12 +109,7 @@ def test_a_rank_and_the_pip_under_it_are_no_index_twice_the_size(name: str):
     # index, and the real photos' boxes labelled such pairs as indices for its last epochs
     # (vision.train.realtune.oversized): each of these showed one card more, a nine of
     # hearts of twice the card's size over a ten or a nine
-    from vision.reader import CardReader
-
-    (ph,) = [p for p in photos() if p.path.name == name]
-    obs = CardReader().read_image(cv2.imread(str(ph.path)))
-    s = score_photo(ph.cards, [(c.code, np.array(c.corners)) for c in obs.cards])
-    assert (s.right, s.extra) == (len(ph.cards), 0), [(c.code, round(c.confidence, 2)) for c in obs.cards]
+    _reads_every_card_and_no_more(name)
 
 
 @pytest.mark.realcards
@@ -116,12 +119,7 @@ def test_print_a_third_the_size_of_the_photos_cards_is_no_card(name: str):
     # a webcam's view of a table (dev split): print beside the cards read as a jack or a
     # ten whose index is a quarter to a third of the size of the cards' own, measured by
     # both their indices (vision.cards.detect.OFF_MAT_SPANS)
-    from vision.reader import CardReader
-
-    (ph,) = [p for p in photos() if p.path.name == name]
-    obs = CardReader().read_image(cv2.imread(str(ph.path)))
-    s = score_photo(ph.cards, [(c.code, np.array(c.corners)) for c in obs.cards])
-    assert (s.right, s.extra) == (len(ph.cards), 0), [(c.code, round(c.confidence, 2)) for c in obs.cards]
+    _reads_every_card_and_no_more(name)
 
 
 @pytest.mark.realcards
@@ -130,13 +128,8 @@ def test_a_nine_whose_faint_index_reads_as_a_jack_is_counted_by_its_pips():
     # a webcam's overexposed nine of hearts (dev split): its top index's thin strokes read
     # as a jack with the network's full certainty, its bottom one as the nine, and the
     # card was two; its nine pips make it one nine
-    from vision.reader import CardReader
-
-    (ph,) = [p for p in photos() if p.path.name == "cam_image48.jpg"]
-    obs = CardReader().read_image(cv2.imread(str(ph.path)))
-    s = score_photo(ph.cards, [(c.code, np.array(c.corners)) for c in obs.cards])
-    assert (s.right, s.extra) == (len(ph.cards), 0), [(c.code, round(c.confidence, 2)) for c in obs.cards]
-    assert sum(c.code == "9h" for c in obs.cards) == 1 and not any(c.code == "Jh" for c in obs.cards)
+    cards = _reads_every_card_and_no_more("cam_image48.jpg")
+    assert sum(c.code == "9h" for c in cards) == 1 and not any(c.code == "Jh" for c in cards)
 
 
 @pytest.mark.realcards
@@ -146,13 +139,7 @@ def test_a_photo_taken_in_a_dim_room_is_read_as_in_daylight(name: str):
     # the same photos with every channel at 55 %: card stock at about 130 instead of 235.
     # Unbrightened, these lost one to three cards each (their print no longer 40 grey
     # levels darker than the stock round it, the stock's grain no longer flat)
-    from vision.reader import CardReader
-
-    (ph,) = [p for p in photos() if p.path.name == name]
-    dim = cv2.convertScaleAbs(cv2.imread(str(ph.path)), alpha=0.55)
-    obs = CardReader().read_image(dim)
-    s = score_photo(ph.cards, [(c.code, np.array(c.corners)) for c in obs.cards])
-    assert (s.right, s.extra) == (len(ph.cards), 0), [(c.code, round(c.confidence, 2)) for c in obs.cards]
+    _reads_every_card_and_no_more(name, light=0.55)
 
 
 @pytest.mark.realcards

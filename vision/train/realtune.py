@@ -61,10 +61,11 @@ at most 5 in any development photo; ``train_index --real-negatives`` sets it).""
 OVERSIZED = 1.5
 """One deck's indices in one photo are one size give or take a perspective: the index
 candidates a photo's boxes give span 0.71-1.25 times their median (98 % of the shipped
-net's on the development split, 1st to 99th percentile; 1.42 at most). A rank glyph paired with the pip under it
-makes a candidate twice that size near the same corner; a wider net trained in session 34
-took those for indices (34 of them, 1.6-2.3 times the median), labelled them so from the
-boxes, and read a ten's index and its first heart as a big nine on the photos."""
+net's on the development split, 1st to 99th percentile; 1.42 at most). A rank glyph
+paired with the pip under it makes a candidate twice that size near the same corner; a
+wider net trained in session 34 took those for indices (34 of them, 1.6-2.3 times the
+median), labelled them so from the boxes, and read a ten's index and its first heart as a
+big nine on the photos."""
 
 
 def oversized(span: np.ndarray, positive: np.ndarray) -> np.ndarray:
