@@ -128,6 +128,18 @@ def test_a_picture_in_a_white_frame_is_a_face_a_pattern_with_white_a_back():
     assert side_of(busy, box, 245, 0.55)[0] == BACK
 
 
+def test_a_back_in_one_ink_blurred_into_its_white_is_a_back_however_far_its_colours_spread():
+    from vision.cards.sides import side_of
+
+    # A fine blue and white check at a camera's size: the ink, and every blend of it with
+    # the white where the checks' edges blur. Its colours lie as far from their median as a
+    # court's picture's, but along one line (a rendered back was taken for a picture so).
+    ink, white = np.array((185, 63, 60)), np.array((245, 245, 245))
+    blends = [tuple(int(v) for v in np.round(t * ink + (1 - t) * white)) for t in np.linspace(0.4, 1.0, 7)]
+    back, box = _middle_of(0.45, blends)
+    assert side_of(back, box, 245, 0.55)[0] == BACK
+
+
 def test_the_mats_colour_is_taken_off_the_faces_already_read():
     # A Crapô table: face-up cards already read cover more than half the sheet, so the
     # sheet's median is card stock, and all the bare felt looked like cards (the two

@@ -48,15 +48,29 @@ PICTURE_COLOURS = 10.0
 when they are a picture: 12-26 for court cards and jokers whose index was not read, 4-7 for
 backs printed with white (rendered training-like scenes)."""
 
+PICTURE_HUES = 1.25
+"""How far (Lab a-b units, median) a picture's printed pixels lie across the line their
+colours spread along. A back printed in one ink on white spreads only along that line: its
+pixels are the ink, the white, and every blend of the two where a fine pattern's edges
+blur, so a blue and white check can lie as far from its median colour as a court's picture
+(12-13 units). A court's robe, face and outline are several inks, off any one line.
+Rendered scenes (seeds 2000-2299, still frames, middles at least 0.3 white): the 204 court
+cards and jokers spread over 10 units lie 1.5-11.7 across their line; the two backs 0.9 and
+1.0, and the held-out check taken for a picture 0.7."""
+
 
 def _many_colours(printed: np.ndarray) -> bool:
     """Printed pixels (N, 3) BGR of many hues (a court's robe, face and outline), not the
-    one ink of a back's pattern."""
+    one ink of a back's pattern and its blends with the white."""
     if len(printed) < 6:
         return False
     lab = cv2.cvtColor(printed.reshape(-1, 1, 3).astype(np.uint8), cv2.COLOR_BGR2LAB).reshape(-1, 3)
     ab = lab[:, 1:].astype(np.float32)
-    return float(np.median(np.hypot(*(ab - np.median(ab, axis=0)).T))) >= PICTURE_COLOURS
+    off = ab - np.median(ab, axis=0)
+    if float(np.median(np.hypot(*off.T))) < PICTURE_COLOURS:
+        return False
+    across = np.linalg.eigh(np.cov(off.T))[1][:, 0]  # the direction the colours spread least
+    return float(np.median(np.abs(off @ across))) >= PICTURE_HUES
 
 
 def middle(small: np.ndarray, box: np.ndarray, share: float) -> tuple[np.ndarray, np.ndarray]:
