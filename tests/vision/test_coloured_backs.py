@@ -17,6 +17,7 @@ from vision.mat.games import mat_layout
 from vision.reader import CardReader
 from vision.render.effects import Effects
 from vision.render.faces import STYLES, BackStyle
+from vision.render.hands import SKIN_TONES, HandPlacement
 from vision.render.table import HandOver, TableState, down, table_scene
 from vision.stability import StabilityGate, hands, skin_mask
 
@@ -177,6 +178,20 @@ def test_the_mats_colour_is_not_taken_from_an_arm_across_it():
     found = find_backs(image, view, [])
     assert [c.code for c in found] == [BACK]
     assert np.abs(found[0].centre - (back[0] + card_w / 2, back[1] + card_h / 2)).max() < 4
+
+
+def test_a_forearm_that_ends_on_the_mat_is_no_row_of_backs(renderer):
+    # Only hands that come in over the mat's edge were taken out. On a mat larger than an
+    # arm's reach (or a sleeve over the rest of it) the forearm ends on the mat, a card wide
+    # and solid: the renderer's darkest skin on a blue mat was reported as two backs over
+    # the cards under it (held-out seed 118).
+    layout = mat_layout("crocodile", 8, "a1")
+    zones = {"seat0": ["9h", "Ah", "4c", "7s"], "seat1": ["2d", "Kc", "5s", "Qh"]}
+    hand = HandPlacement(680.0, 470.0, 90.0, 68.0, size=0.87, skin=SKIN_TONES[4], left=True)
+    image = renderer.render(table_scene(layout, TableState(zones=zones, hands=(hand,)), mat_style="blue")).image
+    cards = CardReader(layout).read_image(image).cards
+    assert BACK not in [c.code for c in cards]
+    assert {c.code for c in cards} <= {*zones["seat0"], *zones["seat1"]}
 
 
 def test_orange_backs_beside_a_hand_are_not_taken_for_it(renderer):

@@ -249,7 +249,7 @@ def _backs(mat: _Mat, paper_fraction: float) -> list[FoundCard]:
         grown = centre + (outline - centre) * 1.5  # the marker and its white quiet zone
         cv2.fillPoly(fg, [np.round(grown).astype(np.int32)], 0)
     # Hands, down to a fingertip; not skin-coloured backs (red ones are), which are cards.
-    fg = cv2.bitwise_and(fg, cv2.bitwise_not(_hands_on_mat(mat.skin, sheet, HAND_SHARE * card_area)))
+    fg = cv2.bitwise_and(fg, cv2.bitwise_not(_hands_on_mat(mat.skin, sheet, card_area)))
     around_faces = fg
     fg = cv2.bitwise_and(fg, cv2.bitwise_not(read))
     k = max(3, int(cw * 0.12) | 1)
@@ -280,19 +280,27 @@ def _backs(mat: _Mat, paper_fraction: float) -> list[FoundCard]:
     return [FoundCard(code, conf, box / s) for code, conf, box in found]
 
 
-def _hands_on_mat(skin: np.ndarray, sheet: np.ndarray, min_area: float) -> np.ndarray:
+ARM_CARDS = 2.0
+"""A hand and forearm clear of the mat's edge (a sleeve over the rest, or a mat wider
+than an arm's reach) are solid skin, no card's shape, and this many cards' area or more:
+a forearm is a card wide, and was read as a row of backs. What of a skin-coloured back
+lit unevenly is skin-coloured is less than one card."""
+
+
+def _hands_on_mat(skin: np.ndarray, sheet: np.ndarray, card_area: float) -> np.ndarray:
     """The hands over the mat (:func:`vision.stability.hands`) that come in over its edge,
-    as an arm does. Of a skin-coloured back (orange, red) lit unevenly only a part is
+    as an arm does, or are ARM_CARDS cards large. Of a skin-coloured back (orange, red) lit unevenly only a part is
     skin-coloured, no card's shape, and the thin lines of the mat's print, as skin-coloured
     where they blend with the wood round it, tied such parts to an arm: those lines are
     opened away first."""
     found = hands(cv2.morphologyEx(cv2.bitwise_and(skin, sheet), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)),
-                  min_area)
+                  HAND_SHARE * card_area)
     if not found.any():
         return found
     rim = cv2.bitwise_xor(sheet, cv2.erode(sheet, np.ones((5, 5), np.uint8)))
     rim[:2], rim[-2:], rim[:, :2], rim[:, -2:] = 255, 255, 255, 255  # the frame's edge too
-    return pieces_touching(found, rim, float("inf"))
+    large = cv2.bitwise_xor(found, pieces_touching(found, found, ARM_CARDS * card_area))
+    return cv2.bitwise_or(pieces_touching(found, rim, float("inf")), large)
 
 
 def _smoothed(fg: np.ndarray, k: int) -> np.ndarray:
