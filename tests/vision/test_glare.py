@@ -79,3 +79,19 @@ def test_a_glare_beside_a_card_already_read_is_no_back():
     assert LampGlare(small, read, LitMat(mat)).covers(box)
     # the same candidate, the card not known: its edge is sharp detail, and no glare
     assert not LampGlare(small, np.zeros_like(read), LitMat(mat)).covers(box)
+
+
+def test_a_back_printed_fine_in_white_and_an_ink_is_no_mat():
+    # A blue and white check on a blue mat: its white is what a lamp's white light makes of
+    # any mat, pixel by pixel, so half of it looked like the mat, and a back fitted into a
+    # blob of cards was dropped as mostly mat (training-like seed 2128). The mean colour of
+    # its neighbourhoods, white and ink together, is no colour the mat takes.
+    mat = np.array([89, 63, 33], np.float32)
+    checks = (np.indices((200, 200)).sum(axis=0) // 2) % 2 == 0  # 2 px checks
+    small = np.where(checks[..., None], np.uint8(235), np.array([185, 63, 60], np.uint8))
+    box = np.array([[30, 35], [130, 35], [130, 165], [30, 165]], np.float32)
+    assert LampGlare(small, np.zeros((200, 200), np.uint8), LitMat(mat)).mat_share(box) < 0.1
+    # the mat itself, lit unevenly, is all mat
+    ys = np.mgrid[0:200, 0:200][0].astype(np.float32)
+    lit = np.clip(mat * (1.0 + ys[..., None] / 400) + 10, 0, 255).astype(np.uint8)
+    assert LampGlare(lit, np.zeros((200, 200), np.uint8), LitMat(mat)).mat_share(box) > 0.9
