@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
 from companion.cards import BACK
+from vision.cards.heaps import card_box, touching_cards
 from vision.frame import Frame
 from vision.mat.games import mat_layout
 from vision.reader import CardReader
@@ -158,10 +160,6 @@ def test_a_back_with_a_sliver_of_its_neighbour_attached_is_found():
     # A scattered back and the sliver of another beside it made one blob a tenth larger
     # than a card: not card-shaped, and too small to be taken for cards touching (at least
     # 1.2 cards until session 36; training-like seed 2128).
-    import cv2
-
-    from vision.cards.heaps import card_box, touching_cards
-
     size = (44.0, 59.0)
     blob = np.zeros((200, 200), np.uint8)
     cv2.fillPoly(blob, [np.round(cv2.boxPoints(((100, 100), size, 15.0))).astype(np.int32)], 255)

@@ -289,16 +289,17 @@ lit unevenly is skin-coloured is less than one card."""
 
 def _hands_on_mat(skin: np.ndarray, sheet: np.ndarray, card_area: float) -> np.ndarray:
     """The hands over the mat (:func:`vision.stability.hands`) that come in over its edge,
-    as an arm does, or are ARM_CARDS cards large. Of a skin-coloured back (orange, red) lit unevenly only a part is
-    skin-coloured, no card's shape, and the thin lines of the mat's print, as skin-coloured
-    where they blend with the wood round it, tied such parts to an arm: those lines are
-    opened away first."""
+    as an arm does, or are :data:`ARM_CARDS` cards large. Of a skin-coloured back (orange,
+    red) lit unevenly only a part is skin-coloured, no card's shape, and the thin lines of
+    the mat's print, as skin-coloured where they blend with the wood round it, tied such
+    parts to an arm: those lines are opened away first."""
     found = hands(cv2.morphologyEx(cv2.bitwise_and(skin, sheet), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)),
                   HAND_SHARE * card_area)
     if not found.any():
         return found
     rim = cv2.bitwise_xor(sheet, cv2.erode(sheet, np.ones((5, 5), np.uint8)))
     rim[:2], rim[-2:], rim[:, :2], rim[:, -2:] = 255, 255, 255, 255  # the frame's edge too
+    # every piece less those of up to ARM_CARDS cards
     large = cv2.bitwise_xor(found, pieces_touching(found, found, ARM_CARDS * card_area))
     return cv2.bitwise_or(pieces_touching(found, rim, float("inf")), large)
 

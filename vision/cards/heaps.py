@@ -53,10 +53,10 @@ def touching_cards(contour: np.ndarray, card_size: tuple[float, float], read: np
 
 
 ONE_CARD_AND_A_SLIVER = 1.2
-"""A blob of up to this many cards' area holds one card at most: a back and a sliver of its
-neighbour left beside it are a tenth larger than a card and no card's shape (such a back
-was lost until session 36, when blobs under 1.2 cards were not looked into); two cards
-fitted in it are one, seen at two of its corners (a back with fingers over one end)."""
+"""A blob of up to this many cards' area holds one card at most. A back and a sliver of its
+neighbour left beside it are a tenth larger than a card and no card's shape (until session
+36 blobs under 1.2 cards were not looked into, and such a back was lost); two cards fitted
+in such a blob are one, seen at two of its corners (a back with fingers over one end)."""
 
 
 def _cards_making_up(contour: np.ndarray, card_size: tuple[float, float], read: np.ndarray) -> list[np.ndarray]:
