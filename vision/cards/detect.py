@@ -435,8 +435,9 @@ def _without_stray_readings(found: list[_Assembled], on_mat: bool = False) -> li
     mat (``on_mat``), so does a joker at a joker's scale (:data:`JOKER_SPAN_SHARE`): a
     covered joker of one fan, lying on a card of another, was lost (training-like seed
     2090). Off the mat, a photograph's court card under a warm lamp had its art read as a
-    joker at that scale, and the photographs hold no joker to find; and anywhere in the
-    frame, a one-index card out of :data:`OFF_MAT_SPANS` is dropped."""
+    joker at that scale, and the photographs hold no joker to find. Off the mat too, a
+    one-index card anywhere in the frame (on a measured card or not) is dropped when its
+    index's span is out of :data:`OFF_MAT_SPANS` times the measured cards' median."""
     measured = [f.card for f in found if f.measured]
     deck_span = float(np.median([c.indices[0].span for c in measured])) if measured and not on_mat else None
     out = []
