@@ -116,3 +116,13 @@ def test_the_gate_is_saved_with_the_network_and_checked(tmp_path: Path):
     net.save(path)
     with pytest.raises(WeightsError, match="gate"):
         IndexNet.load(path)
+
+
+def test_the_shipped_weights_are_the_file_their_provenance_names():
+    # vision.cards.indices.WEIGHTS_SHA256 says which command and commit made the shipped
+    # weights; a retrained file committed without saying how it was made fails here
+    import hashlib
+
+    from vision.cards.indices import WEIGHTS, WEIGHTS_SHA256
+
+    assert hashlib.sha256(WEIGHTS.read_bytes()).hexdigest() == WEIGHTS_SHA256

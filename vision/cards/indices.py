@@ -39,6 +39,13 @@ second channel, reaches this): a heart's or diamond's pips seen edge-on and a re
 back were read as such jokers (training-like seeds 2032, 2125)."""
 
 WEIGHTS = Path(__file__).resolve().parent / "weights" / "index_net.npz"
+WEIGHTS_SHA256 = "a32de027950c6bc5d37d0c62ed6b8a8ccf6aace138f4edb4ecd9001329cde31c"
+"""The shipped weights' file, byte for byte: ``python -m vision.train.train_index --workers 2
+--seed 1`` makes it at commit a692c94 (``git worktree add DIR a692c94``, run in DIR with
+``TABLE_COMPANION_REALCARDS`` naming ../shared/realcards/edje-train; about 30 minutes on two
+cores). The script as it is now makes another net of this shape, no better on both the
+rendered tables and the real photos: each such candidate is measured and is shipped only
+when it is (docs/benchmarks.md, sessions 34 and 37)."""
 
 # Every code the network can name, in the order of :func:`code_probabilities`' columns.
 CODES: tuple[str, ...] = tuple(r + s for r in RANK_CLASSES[:13] for s in SUIT_CLASSES) + (JOKER,)

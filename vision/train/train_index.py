@@ -7,6 +7,11 @@ initial weights and the batch order, so the same command gives the same weights 
 floating-point summation order across BLAS builds). The validation set is drawn from a
 different seed and only reported. Needs numpy and OpenCV, nothing else.
 
+The weights the reader ships were made by this script at commit a692c94 (its command and
+the file's checksum: ``vision.cards.indices.WEIGHTS_SHA256``). Run at a later commit, it
+makes a candidate to replace them: read it with ``bench/vision_cards.py`` (rendered tables
+and the real photos) and the real-photo tests before it is shipped.
+
 The last stage, a few minutes on the real photos, can be tried again without the half hour
 of synthetic epochs before it, in two steps:
 
