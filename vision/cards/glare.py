@@ -64,16 +64,14 @@ class LampGlare:
         both = free[::2, ::2]
         if not both.any():
             return 0.0
-        pixels = part[::2, ::2][both].astype(np.float32)
-        means = cv2.blur(part, (5, 5))[::2, ::2][both].astype(np.float32)
-        near = (self.lit_mat.distance(pixels) < LIT_MAT_DISTANCE) & (self.lit_mat.distance(means) < LIT_MAT_DISTANCE)
-        return float(np.mean(near))
+        means = cv2.blur(part, (5, 5))[::2, ::2][both]
+        return float(np.mean(self.lit_mat.takes(part[::2, ::2][both]) & self.lit_mat.takes(means)))
 
     def _lit_share(self, pixels: np.ndarray) -> float:
         """The share of ``pixels`` (N, 3) BGR, every fourth looked at, of the mat's colour
         under some light."""
-        pixels = pixels[::4].astype(np.float32)
-        return float(np.mean(self.lit_mat.distance(pixels) < LIT_MAT_DISTANCE)) if len(pixels) else 0.0
+        pixels = pixels[::4]
+        return float(np.mean(self.lit_mat.takes(pixels))) if len(pixels) else 0.0
 
     def covers(self, box: np.ndarray) -> bool:
         """Is this card-shaped candidate (``box``, half-size pixels) a lamp's glare?"""
@@ -126,3 +124,8 @@ class LitMat:
             out[off] = np.minimum(np.linalg.norm(q - k[:, None] * self.mat, axis=1),
                                   np.linalg.norm(q - w[:, None], axis=1))
         return out
+
+    def takes(self, pixels: np.ndarray) -> np.ndarray:
+        """(N,) bool: which of ``pixels`` (N, 3) BGR are the mat's colour under some light
+        (within :data:`LIT_MAT_DISTANCE` of it)."""
+        return self.distance(pixels) < LIT_MAT_DISTANCE

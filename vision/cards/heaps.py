@@ -44,7 +44,7 @@ def touching_cards(contour: np.ndarray, card_size: tuple[float, float], read: np
     (``read``), a card's size at most, counts as more of a card the face lies over."""
     cw, ch = card_size
     area = cv2.contourArea(contour)
-    if area < 1.0 * cw * ch or area > ROW_OF_BACKS * cw * ch:
+    if area < cw * ch or area > ROW_OF_BACKS * cw * ch:
         return []
     found = _cards_making_up(contour, card_size, read)
     if area < ONE_CARD_AND_A_SLIVER * cw * ch and len(found) > 1:
