@@ -107,3 +107,19 @@ def test_real_photo_candidates_twice_the_size_of_the_others_are_no_index():
     assert oversized(span, positive).tolist() == [False, False, False, True, False, False]
     # one index in a photo is its own measure
     assert not oversized(np.array([20.0, 80.0]), np.array([True, False])).any()
+
+
+def test_the_club_or_spade_script_tunes_the_given_weights_on_black_indices_alone(tmp_path: Path, capsys):
+    from vision.train.train_black_suits import main as black_main
+
+    start, out = tmp_path / "start.npz", tmp_path / "black.npz"
+    net = train(make_data(seed=3, samples=20, workers=1), Shape(channels=(4, 8, 8), hidden=16), epochs=1, seed=0,
+                batch=8, log=lambda m: None)
+    net.save(start)
+    assert black_main(["--out", str(out), "--start", str(start), "--scenes", "20", "--val-scenes", "1",
+                       "--epochs", "1", "--workers", "1"]) == 0
+    tuned = IndexNet.load(out)
+    assert tuned.shape == net.shape
+    assert not np.array_equal(tuned.params["conv1.w"], IndexNet.load(start).params["conv1.w"])
+    printed = capsys.readouterr().out
+    assert "black indices from 20 scenes" in printed and "wrote" in printed

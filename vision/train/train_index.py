@@ -276,6 +276,13 @@ def train_gate(data: PatchSet, val: PatchSet, seed: int, recall: float = 0.998, 
     return Gate(p, threshold)
 
 
+def write_weights(net: IndexNet, out: Path, t0: float) -> None:
+    """Save ``net`` to ``out`` and say so, with the time since ``t0``."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    net.save(out)
+    print(f"wrote {out} ({out.stat().st_size / 1024:.0f} kB) in {time.time() - t0:.0f} s")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
@@ -320,9 +327,7 @@ def main(argv: list[str] | None = None) -> int:
         net, real = tune_on_real(net, data, args, val)
     net.gate = train_gate(PatchSet.concat([data, real]), val, args.seed, log=lambda m: print(m, flush=True),
                           real_count=len(real))
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    net.save(args.out)
-    print(f"wrote {args.out} ({args.out.stat().st_size / 1024:.0f} kB) in {time.time() - t0:.0f} s")
+    write_weights(net, args.out, t0)
     return 0
 
 

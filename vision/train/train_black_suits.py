@@ -1,0 +1,78 @@
+"""Train the club-or-spade network: the shipped index net, fine-tuned on black indices alone,
+cut where the reader cuts them in rendered scenes (training seeds only).
+
+    python -m vision.train.train_black_suits --out vision/cards/weights/black_suit_net.npz
+
+The reader asks it only about an index the index net reads as a club or a spade without
+being sure which (``vision.cards.black_suits``). Everything is drawn from ``--seed`` (the
+scenes, the batch order), and it starts from the weights given by ``--start`` (by default
+the shipped index net), so the same command at the same commit gives the same file: its
+checksum and the commit that made it are ``vision.cards.black_suits.WEIGHTS_SHA256``.
+
+Why scenes and not the index net's corner samples: a specialist fine-tuned on black
+corner samples tells club from spade better on corner samples (96 % against 95 %) and worse
+on the indices the reader cuts from rendered frames (docs/benchmarks.md, session 38).
+About 8 minutes on two cores. Needs numpy and OpenCV, nothing else.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from vision.cards.indices import WEIGHTS as INDEX_WEIGHTS
+from vision.cards.net import SUIT_CLASSES, IndexNet
+from vision.cards.proposals import patch_input
+from vision.train.dataset import PatchSet
+from vision.train.train_index import make_data, train, write_weights
+
+DEFAULT_OUT = Path(__file__).resolve().parents[1] / "cards" / "weights" / "black_suit_net.npz"
+CLUB, SPADE = SUIT_CLASSES.index("c"), SUIT_CLASSES.index("s")
+
+
+def black_indices(data: PatchSet) -> PatchSet:
+    """The patches of ``data`` that are a club's or a spade's index."""
+    black = np.isin(data.suit, (CLUB, SPADE))
+    return PatchSet(data.patches[black], data.rank[black], data.suit[black])
+
+
+def club_or_spade_right(net: IndexNet, data: PatchSet) -> float:
+    """Share of black indices whose suit ``net`` puts on the right side of even odds."""
+    _, suit_p = net.numpy_probabilities(patch_input(data.patches))
+    club_share = suit_p[:, CLUB] / np.maximum(suit_p[:, CLUB] + suit_p[:, SPADE], 1e-9)
+    return float(((club_share >= 0.5) == (data.suit == CLUB)).mean()) if len(data) else float("nan")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    ap.add_argument("--scenes", type=int, default=6_000, help="rendered scenes (training seeds) to cut indices from")
+    ap.add_argument("--val-scenes", type=int, default=300)
+    ap.add_argument("--epochs", type=int, default=4)
+    ap.add_argument("--lr", type=float, default=5e-4)
+    ap.add_argument("--seed", type=int, default=10)
+    ap.add_argument("--workers", type=int, default=max(1, min(4, multiprocessing.cpu_count())))
+    ap.add_argument("--start", type=Path, default=INDEX_WEIGHTS, help="the weights to fine-tune")
+    args = ap.parse_args(argv)
+
+    t0 = time.time()
+    data = black_indices(make_data(args.seed, 0, args.workers, args.scenes))
+    val = black_indices(make_data(args.seed + 7919, 0, args.workers, args.val_scenes))
+    print(f"data: {len(data)} black indices from {args.scenes} scenes ({len(val)} to check), "
+          f"{time.time() - t0:.0f} s", flush=True)
+    start = IndexNet.load(args.start)
+    print(f"club or spade right, the weights started from: {club_or_spade_right(start, val):.4f}", flush=True)
+    net = train(data, start.shape, args.epochs, args.seed, lr=args.lr, start=start,
+                log=lambda m: print(m, flush=True))
+    print(f"club or spade right, tuned: {club_or_spade_right(net, val):.4f}", flush=True)
+    write_weights(net, args.out, t0)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
