@@ -20,9 +20,11 @@ import cv2
 import numpy as np
 
 from companion.cards import JOKER
+from vision.cards.black_suits import default_black_suit_net, unsure_black, weigh_black_suits
 from vision.cards.edges import snap_outline
 from vision.cards.geometry import POKER, CardShape, apply_affine, index_frame
 from vision.cards.indices import CODES, IndexReader, IndexReading
+from vision.cards.net import IndexNet
 from vision.cards.pips import weigh_pips
 from vision.cards.proposals import DEFAULT_SEARCH, GlyphSearch, propose
 from vision.cards.top_pips import weigh_top_pips
@@ -465,10 +467,13 @@ class CardFinder:
     """Face-up cards in an image, from their index corners."""
 
     def __init__(self, reader: IndexReader | None = None, shape: CardShape = POKER,
-                 min_confidence: float = 0.5) -> None:
+                 min_confidence: float = 0.5, black_suits: IndexNet | None = None) -> None:
         self.reader = reader or IndexReader()
         self.shape = shape
         self.min_confidence = min_confidence
+        # the second look at clubs and spades was tuned from the shipped index net: it goes
+        # with that one unless given
+        self.black_suits = black_suits or (default_black_suit_net() if reader is None else None)
 
     def readings(self, image: np.ndarray, search: GlyphSearch = DEFAULT_SEARCH,
                  mask: np.ndarray | None = None) -> list[IndexReading]:
@@ -480,7 +485,18 @@ class CardFinder:
         the cards' height in the image, when known; see :func:`assemble`)."""
         readings = self.readings(image, search, mask)
         h, w = image.shape[:2]
-        return assemble(readings, (w, h), self.shape, self.min_confidence, card_height_px)
+        cards = assemble(readings, (w, h), self.shape, self.min_confidence, card_height_px)
+        if self.black_suits is not None:
+            self._look_again_at_black_suits(image, cards, self.black_suits)
+        return cards
+
+    def _look_again_at_black_suits(self, image: np.ndarray, cards: list[FoundCard], net: IndexNet) -> None:
+        """Club or spade, for the cards the index net is unsure of (``vision.cards.black_suits``)."""
+        ask = [c for c in cards if c.probs is not None and c.indices and unsure_black(c.probs)]
+        weighed = weigh_black_suits(image, [(c.probs, c.indices) for c in ask if c.probs is not None], net)
+        for card, probs in zip(ask, weighed, strict=True):
+            card.probs = probs
+            card.settle(*decide(probs), self.min_confidence)
 
     def snap_outlines(self, image: np.ndarray, cards: list[FoundCard]) -> None:
         """Move the outline of each card read from one index onto the card's edges by that

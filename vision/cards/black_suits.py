@@ -1,0 +1,93 @@
+"""Clubs or spades, asked a second time.
+
+A club and a spade in an index a few camera pixels tall, a little soft, are the same dark
+blot but for a lobe: most of the cards the reader names wrong are one for the other
+(docs/benchmarks.md). The index net is asked about every candidate in a frame. A second
+network of its shape, fine-tuned on black indices alone as the reader cuts them from
+rendered tables (``vision.train.train_black_suits``), is asked about the black cards the
+index net is unsure of, on their indices' patches, and the two nets' odds of club against
+spade are multiplied, as two witnesses' (on the training-like frames their product read
+more cards right than their mean or the second net alone; asked index by index rather than
+card by card, a card's two indices could part and make two cards: docs/benchmarks.md,
+session 38). The rank, and how likely the card is black at all, stay the index net's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from vision.cards.indices import CODES, IndexReading
+from vision.cards.net import SUIT_CLASSES, IndexNet
+from vision.cards.proposals import Proposals, cut_patches, patch_input
+
+WEIGHTS = Path(__file__).resolve().parent / "weights" / "black_suit_net.npz"
+WEIGHTS_SHA256 = "6e3aac971253594516ba2d60024743a22c774c79ce2aca63b8e9aee669b77faf"
+"""The shipped weights' file, byte for byte: ``python -m vision.train.train_black_suits
+--workers 2`` makes it at commit 9f24ba1 (``git worktree add DIR 9f24ba1``, run in DIR; about
+8 minutes on two cores, numpy 2.4.6 and OpenCV 5.0.0), fine-tuning the shipped index net
+(``vision.cards.indices.WEIGHTS``)."""
+
+BLACK = 0.5
+"""A card is asked about when clubs and spades together hold at least this much of its
+probability (a red card, a joker, are left alone)."""
+UNSURE = 0.99
+"""... and the index net gives the likelier of the two less than this share of it. Above
+it the index net is right 99.6 % of the time (training-like patches, session 36)."""
+
+_CLUBS = np.array([c.endswith("c") for c in CODES[:-1]] + [False])
+_SPADES = np.array([c.endswith("s") for c in CODES[:-1]] + [False])
+_CLUB, _SPADE = SUIT_CLASSES.index("c"), SUIT_CLASSES.index("s")
+
+
+@cache
+def default_black_suit_net() -> IndexNet:
+    """The shipped weights (``vision/cards/weights/black_suit_net.npz``), loaded once."""
+    return IndexNet.load(WEIGHTS)
+
+
+def club_share(probs: np.ndarray) -> tuple[float, float]:
+    """(clubs and spades together, the clubs' share of that) of probabilities over CODES."""
+    clubs, spades = float(probs[_CLUBS].sum()), float(probs[_SPADES].sum())
+    black = clubs + spades
+    return black, clubs / black if black > 0 else 0.5
+
+
+def unsure_black(probs: np.ndarray) -> bool:
+    """Are ``probs`` (over CODES) a club's or a spade's, the index net unsure which?"""
+    black, clubs = club_share(probs)
+    return black >= BLACK and max(clubs, 1.0 - clubs) < UNSURE
+
+
+def with_club_share(probs: np.ndarray, share: float) -> np.ndarray:
+    """``probs`` with each rank's club and spade held in ``share`` to ``1 - share``."""
+    out = probs.copy()
+    both = probs[_CLUBS] + probs[_SPADES]  # rank by rank: CODES runs rank-major, clubs and spades alike
+    out[_CLUBS] = both * share
+    out[_SPADES] = both * (1.0 - share)
+    return out
+
+
+def weigh_black_suits(image: np.ndarray, cards: Sequence[tuple[np.ndarray, Sequence[IndexReading]]],
+                      net: IndexNet) -> list[np.ndarray]:
+    """For each card, given as its probabilities over CODES (:func:`unsure_black`) and its
+    indices read in ``image``: the probabilities with their odds of club against spade
+    multiplied by ``net``'s, read on the same patches (their mean over the card's indices).
+    A card, not an index: a card's two indices stay one card's, whatever they read."""
+    if not cards:
+        return []
+    poses = [r for _, indices in cards for r in indices]
+    patches = cut_patches(image, Proposals(np.array([r.centre for r in poses]), np.array([r.down for r in poses]),
+                                           np.array([r.span for r in poses])))
+    _, suit_p = net.probabilities(patch_input(patches))
+    second = suit_p[:, _CLUB] / np.maximum(suit_p[:, _CLUB] + suit_p[:, _SPADE], 1e-9)
+    out, k = [], 0
+    for probs, indices in cards:
+        clubs = float(second[k : k + len(indices)].mean())
+        k += len(indices)
+        first = club_share(probs)[1]  # in (0.01, 0.99): unsure_black
+        out.append(with_club_share(probs, first * clubs / (first * clubs + (1.0 - first) * (1.0 - clubs))))
+    return out
