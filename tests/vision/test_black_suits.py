@@ -39,14 +39,15 @@ def test_a_second_look_moves_probability_between_club_and_spade_only():
     assert club_share(q) == pytest.approx((0.9, 0.25))
 
 
-@pytest.mark.parametrize(("seed", "code"), [(2119, "2s"), (2291, "Js")])
-def test_a_black_index_the_index_net_is_unsure_of_is_read_right_by_the_second_look(seed: int, code: str):
+@pytest.mark.parametrize(("seed", "code", "which"), [(2119, "2s", 0), (2237, "Jc", 0)])
+def test_a_black_card_the_index_net_is_unsure_of_is_read_right_by_the_second_look(seed: int, code: str, which: int):
     # training-like rendered tables, in focus: a covered two of spades the index net gives
-    # even odds of club and spade (unread), a covered jack of spades it calls a club at 0.6.
-    # Without the second look, neither is read right
+    # even odds of club and spade (unread), a covered jack of clubs it calls a spade, with
+    # numpy 2 and OpenCV 5 as with the oldest versions CI runs (a covered jack of spades of
+    # seed 2291, called a club with the first, is a spade with the second: no case to test)
     scene = random_scene(seed, kind=KINDS[seed % len(KINDS)])
     rendered = render(scene)
-    (truth,) = [t for t in rendered.truth if t.code == code and t.face_up]
+    truth = [t for t in rendered.truth if t.code == code and t.face_up][which]  # two decks
     corners = np.array(truth.corners)
     reach = np.hypot(*(corners[1] - corners[0])) / 3
 
