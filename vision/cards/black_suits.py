@@ -73,6 +73,11 @@ def with_club_share(probs: np.ndarray, share: float) -> np.ndarray:
     return out
 
 
+def clubs_against_spades(suit_p: np.ndarray) -> np.ndarray:
+    """(N,) the clubs' share of clubs and spades in a network's suit probabilities (N, 4)."""
+    return suit_p[:, _CLUB] / np.maximum(suit_p[:, _CLUB] + suit_p[:, _SPADE], 1e-9)
+
+
 def weigh_black_suits(image: np.ndarray, cards: Sequence[tuple[np.ndarray, Sequence[IndexReading]]],
                       net: IndexNet) -> list[np.ndarray]:
     """For each card, given as its probabilities over CODES (:func:`unsure_black`) and its
@@ -84,8 +89,7 @@ def weigh_black_suits(image: np.ndarray, cards: Sequence[tuple[np.ndarray, Seque
     poses = [r for _, indices in cards for r in indices]
     patches = cut_patches(image, Proposals(np.array([r.centre for r in poses]), np.array([r.down for r in poses]),
                                            np.array([r.span for r in poses])))
-    _, suit_p = net.probabilities(patch_input(patches))
-    second = suit_p[:, _CLUB] / np.maximum(suit_p[:, _CLUB] + suit_p[:, _SPADE], 1e-9)
+    second = clubs_against_spades(net.probabilities(patch_input(patches))[1])
     out, k = [], 0
     for probs, indices in cards:
         clubs = float(second[k : k + len(indices)].mean())

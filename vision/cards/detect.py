@@ -492,9 +492,9 @@ class CardFinder:
 
     def _look_again_at_black_suits(self, image: np.ndarray, cards: list[FoundCard], net: IndexNet) -> None:
         """Club or spade, for the cards the index net is unsure of (``vision.cards.black_suits``)."""
-        ask = [c for c in cards if c.probs is not None and c.indices and unsure_black(c.probs)]
-        weighed = weigh_black_suits(image, [(c.probs, c.indices) for c in ask if c.probs is not None], net)
-        for card, probs in zip(ask, weighed, strict=True):
+        ask = [(c, c.probs) for c in cards if c.probs is not None and c.indices and unsure_black(c.probs)]
+        weighed = weigh_black_suits(image, [(probs, c.indices) for c, probs in ask], net)
+        for (card, _), probs in zip(ask, weighed, strict=True):
             card.probs = probs
             card.settle(*decide(probs), self.min_confidence)
 

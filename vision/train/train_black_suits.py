@@ -3,7 +3,7 @@ cut where the reader cuts them in rendered scenes (training seeds only).
 
     python -m vision.train.train_black_suits --out vision/cards/weights/black_suit_net.npz
 
-The reader asks it only about an index the index net reads as a club or a spade without
+The reader asks it only about a card the index net reads as a club or a spade without
 being sure which (``vision.cards.black_suits``). Everything is drawn from ``--seed`` (the
 scenes, the batch order), and it starts from the weights given by ``--start`` (by default
 the shipped index net), so the same command at the same commit gives the same file: its
@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.cards.black_suits import clubs_against_spades
 from vision.cards.indices import WEIGHTS as INDEX_WEIGHTS
 from vision.cards.net import SUIT_CLASSES, IndexNet
 from vision.cards.proposals import patch_input
@@ -43,9 +44,8 @@ def black_indices(data: PatchSet) -> PatchSet:
 
 def club_or_spade_right(net: IndexNet, data: PatchSet) -> float:
     """Share of black indices whose suit ``net`` puts on the right side of even odds."""
-    _, suit_p = net.numpy_probabilities(patch_input(data.patches))
-    club_share = suit_p[:, CLUB] / np.maximum(suit_p[:, CLUB] + suit_p[:, SPADE], 1e-9)
-    return float(((club_share >= 0.5) == (data.suit == CLUB)).mean()) if len(data) else float("nan")
+    clubs = clubs_against_spades(net.numpy_probabilities(patch_input(data.patches))[1])
+    return float(((clubs >= 0.5) == (data.suit == CLUB)).mean()) if len(data) else float("nan")
 
 
 def main(argv: list[str] | None = None) -> int:
