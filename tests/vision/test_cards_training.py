@@ -123,3 +123,41 @@ def test_the_club_or_spade_script_tunes_the_given_weights_on_black_indices_alone
     assert not np.array_equal(tuned.params["conv1.w"], IndexNet.load(start).params["conv1.w"])
     printed = capsys.readouterr().out
     assert "black indices from 20 scenes" in printed and "wrote" in printed
+
+
+def test_the_soft_frame_script_tunes_the_given_weights_on_scenes_out_of_focus(tmp_path: Path, capsys):
+    from vision.train.train_soft import main as soft_main
+
+    start, out = tmp_path / "start.npz", tmp_path / "soft.npz"
+    net = train(make_data(seed=3, samples=20, workers=1), Shape(channels=(4, 8, 8), hidden=16), epochs=1, seed=0,
+                batch=8, log=lambda m: None)
+    net.save(start)
+    assert soft_main(["--out", str(out), "--start", str(start), "--labeller", str(start), "--scenes", "10",
+                      "--val-scenes", "1", "--epochs", "1", "--real-epochs", "0", "--workers", "1"]) == 0
+    tuned = IndexNet.load(out)
+    assert tuned.shape == net.shape
+    assert not np.array_equal(tuned.params["conv1.w"], IndexNet.load(start).params["conv1.w"])
+    printed = capsys.readouterr().out
+    assert "from 10 scenes out of focus" in printed and "wrote" in printed
+
+
+def test_the_soft_frame_scripts_photos_are_blurred_copies_labelled_on_the_sharp_one(tmp_path: Path):
+    import cv2
+
+    from vision.cards.indices import IndexReader, default_net
+    from vision.train.realcards import photos, realcards_dir
+    from vision.train.realtune import photo_patch_set
+    from vision.train.train_soft import soft_photo_patch_set
+
+    if not realcards_dir().is_dir():
+        pytest.skip(f"the real photographs are not at {realcards_dir()}")
+    photo = next(p for p in photos() if not p.held_out and len(p.cards) == 1)
+    net = default_net()
+    sharp = photo_patch_set(photo, IndexReader(net, min_index=0.0), np.random.default_rng(0), negatives=0)
+    soft = soft_photo_patch_set(net, net, [photo], seed=0, copies=2)
+    indices = soft.rank != NONE
+    # each copy carries the sharp photo's indices, labelled alike, its print blurred
+    assert int(indices.sum()) == 2 * int((sharp.rank != NONE).sum()) > 0
+    assert sorted(soft.rank[indices].tolist()) == sorted(2 * sharp.rank[sharp.rank != NONE].tolist())
+    ink = lambda p: float(np.abs(cv2.Laplacian(p.astype(np.float32), cv2.CV_32F)).mean())  # noqa: E731
+    assert ink(soft.patches[indices][0]) < ink(sharp.patches[sharp.rank != NONE][0])

@@ -76,14 +76,46 @@ def oversized(span: np.ndarray, positive: np.ndarray) -> np.ndarray:
     return positive & (span > OVERSIZED * float(np.median(span[positive])))
 
 
+def _mid_card(centre: np.ndarray, boxes: list[tuple[int, int, int, int]], margin: float = 0.25) -> np.ndarray:
+    """In the middle of exactly one box, away from every box's corners: a card's pips or art,
+    never its index however the card is turned."""
+    mid = np.array([_inside(centre, (x0 + margin * (x1 - x0), y0 + margin * (y1 - y0),
+                                     x1 - margin * (x1 - x0), y1 - margin * (y1 - y0)))
+                    for x0, y0, x1, y1 in boxes]).reshape(len(boxes), -1).any(axis=0)
+    inside = np.array([_inside(centre, b) for b in boxes]).reshape(len(boxes), -1).sum(axis=0)
+    cornered = np.array([_near_corner(centre, b) for b in boxes]).reshape(len(boxes), -1).any(axis=0)
+    return mid & (inside == 1) & ~cornered
+
+
+def hard_negatives(props: Proposals, is_index: np.ndarray, boxes: list[tuple[int, int, int, int]],
+                   rng: np.random.Generator, negatives: int = HARD_NEGATIVES, mid_card: bool = False) -> np.ndarray:
+    """Which of ``props`` are hard negatives: outside every box (``mid_card``: or in the
+    middle of a card, see :func:`_mid_card`), yet index-like to the network (``is_index``);
+    at most ``negatives`` of them, drawn at random."""
+    outside = ~np.array([_inside(props.centre, b, 0.1) for b in boxes]).reshape(len(boxes), -1).any(axis=0)
+    if mid_card:
+        outside |= _mid_card(props.centre, boxes)
+    neg = np.flatnonzero(outside & (is_index > 0.2))
+    return rng.choice(neg, negatives, replace=False) if len(neg) > negatives else neg
+
+
 def photo_patch_set(photo: Photo, reader: IndexReader, rng: np.random.Generator,
                     negatives: int = HARD_NEGATIVES) -> PatchSet:
     image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
-    if image is None:
+    labelled = None if image is None else labelled_proposals(image, photo, reader, rng, negatives)
+    if labelled is None:
         return PatchSet.concat([])
+    props, rank, suit = labelled
+    return PatchSet(cut_patches(image, props), rank, suit)
+
+
+def labelled_proposals(image: np.ndarray, photo: Photo, reader: IndexReader, rng: np.random.Generator,
+                       negatives: int = HARD_NEGATIVES) -> tuple[Proposals, np.ndarray, np.ndarray] | None:
+    """The candidates of ``photo`` (its ``image``) taken for training, with their rank and
+    suit labels (int8); None when there are none."""
     props = propose(image)
     if len(props) == 0:
-        return PatchSet.concat([])
+        return None
     is_index, codes = reader.score(image, props)
     suit_p = codes[:, :52].reshape(len(props), 13, 4).sum(axis=1)  # CODES: rank-major, suits shdc
     boxes = [c.box for c in photo.cards]
@@ -101,13 +133,9 @@ def photo_patch_set(photo: Photo, reader: IndexReader, rng: np.random.Generator,
     too_big = oversized(props.span, rank != IGNORE)
     rank[too_big] = NONE
     suit[too_big] = IGNORE
-    outside = ~np.array([_inside(props.centre, b, 0.1) for b in boxes]).reshape(len(boxes), -1).any(axis=0)
-    neg = np.flatnonzero(outside & (is_index > 0.2))
-    if len(neg) > negatives:
-        neg = rng.choice(neg, negatives, replace=False)
-    rank[neg] = NONE
+    rank[hard_negatives(props, is_index, boxes, rng, negatives)] = NONE
     keep = np.flatnonzero(rank != IGNORE)
-    return PatchSet(cut_patches(image, props.subset(keep)), rank[keep].astype(np.int8), suit[keep].astype(np.int8))
+    return props.subset(keep), rank[keep].astype(np.int8), suit[keep].astype(np.int8)
 
 
 def real_patch_set(net: IndexNet, photos: list[Photo], seed: int,

@@ -8,12 +8,14 @@ TRAIN_SEED_BASE up) and to score the reader on held-out seeds (below it).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from companion.cards import BACK, JOKER
-from vision.cards.proposals import GlyphSearch, cut_patches, propose
+from vision.cards.proposals import RANK_SHARE, GlyphSearch, cut_patches, propose
 from vision.render.faces import BASE_PX_PER_MM, CardStyle, index_box_mm
-from vision.render.scene import CardPlacement, RenderedScene, card_points_mm
+from vision.render.scene import CardPlacement, RenderedScene, Scene, card_points_mm
 from vision.render.synth import random_scene
 from vision.train.corners import TrueIndex
 from vision.train.dataset import PatchSet, label
@@ -85,18 +87,31 @@ def scene_indices(rendered: RenderedScene) -> list[TrueIndex]:
     return [t for i in range(len(rendered.truth)) for t in card_indices(rendered, i)]
 
 
-def card_height_px(rendered: RenderedScene) -> float:
+def card_height_px(rendered: RenderedScene | Scene) -> float:
     """A poker card's height in pixels at the middle of the mat."""
-    scene = rendered.scene
+    scene = rendered.scene if isinstance(rendered, RenderedScene) else rendered
     w, h = scene.layout.size_mm if scene.layout else (600.0, 400.0)
     return scene.deck.card_mm[1] * scene.camera.px_per_mm(w / 2, h / 2)
 
 
-def scene_patch_set(seed: int, rng: np.random.Generator, negatives: int = 60) -> PatchSet:
-    """Labelled patches from the random rendered scene ``seed``."""
+SOFT_BLUR = (0.08, 0.22)
+"""A camera out of focus, for the soft-frame net's scenes: its blur sigma drawn between these
+shares of an index's rank height (the reader flags a frame from 0.1, ``vision.cards.soft.FOCUS_LIMIT``;
+the held-out frames it flags reach 0.18)."""
+
+
+def soft_scene(scene: Scene, rng: np.random.Generator) -> Scene:
+    """``scene`` seen by a camera out of focus (and held still: a motion is waited out)."""
+    blur = float(rng.uniform(*SOFT_BLUR)) * RANK_SHARE * card_height_px(scene)
+    return replace(scene, effects=replace(scene.effects, blur_sigma=blur, motion_px=0.0))
+
+
+def scene_patch_set(seed: int, rng: np.random.Generator, negatives: int = 60, soft: bool = False) -> PatchSet:
+    """Labelled patches from the random rendered scene ``seed`` (``soft``: out of focus)."""
     from vision.render.scene import render
 
-    rendered = render(random_scene(seed))
+    scene = random_scene(seed)
+    rendered = render(soft_scene(scene, rng) if soft else scene)
     truth = scene_indices(rendered)
     search = GlyphSearch.for_card_height(card_height_px(rendered)) if rng.random() < 0.7 else GlyphSearch()
     props = propose(rendered.image, search)

@@ -143,14 +143,15 @@ def _chunk(args: tuple[str, int, int, int]) -> PatchSet:
 
     rng = np.random.default_rng([seed, index])
     first = TRAIN_SEED_BASE + seed * 100_003 + index * SCENE_CHUNK
-    return PatchSet.concat([scene_patch_set(first + k, rng) for k in range(count)])
+    return PatchSet.concat([scene_patch_set(first + k, rng, soft=kind == "soft scenes") for k in range(count)])
 
 
-def make_data(seed: int, samples: int, workers: int, scenes: int = 0) -> PatchSet:
+def make_data(seed: int, samples: int, workers: int, scenes: int = 0, soft: bool = False) -> PatchSet:
     """Patches from ``samples`` corner samples and ``scenes`` rendered scenes (training seeds
-    only), built in fixed chunks so the result does not depend on ``workers``."""
+    only; ``soft``: seen out of focus), built in fixed chunks so the result does not depend
+    on ``workers``."""
     jobs = [("corners", seed, i, min(CHUNK, samples - i * CHUNK)) for i in range((samples + CHUNK - 1) // CHUNK)]
-    jobs += [("scenes", seed, i, min(SCENE_CHUNK, scenes - i * SCENE_CHUNK))
+    jobs += [("soft scenes" if soft else "scenes", seed, i, min(SCENE_CHUNK, scenes - i * SCENE_CHUNK))
              for i in range((scenes + SCENE_CHUNK - 1) // SCENE_CHUNK)]
     if workers <= 1:
         parts = [_chunk(j) for j in jobs]
