@@ -24,6 +24,7 @@ from vision.cards.detect import CardFinder, FoundCard
 from vision.cards.geometry import POKER, CardShape
 from vision.cards.indices import IndexReading
 from vision.cards.proposals import RANK_SHARE, GlyphSearch, ink_image
+from vision.cards.soft import FOCUS_LIMIT, out_of_focus
 from vision.frame import Frame
 from vision.mat.calibration import Calibration, MatCalibrator
 from vision.mat.layout import MatLayout
@@ -63,10 +64,6 @@ rest of a tinted frame is not: balanced fully, it turned the cast's complement, 
 glare on an empty blue mat was taken for a back. Held-out still frames under a warm tint
 (B, G, R x0.8, 0.95, 1.2): backs 74 of 122 unbalanced, 108 balanced fully, 96 with this;
 200 empty mats: 3 cards reported unbalanced, 1 with this (docs/benchmarks.md, session 30)."""
-FOCUS_LIMIT = 0.1
-"""The camera's blur (sigma, :mod:`vision.focus`) above which a warning says to focus it, as
-a share of an index's rank height (rendered still frames: isolated cards 99.9 % right under
-it, 78 % over it; docs/benchmarks.md, session 21)."""
 
 
 def _believed_off_mat(card: FoundCard) -> bool:
@@ -226,8 +223,11 @@ class CardReader:
             image = white_balanced(image, white)
             frame = white_balanced(frame, white, BACKS_TOLERATED)
         seen = calibration.markers_seen if calibration is not None else None
+        height = view.card_size_px[1] if view is not None else None
+        soft = height is not None and calibration is not None and calibration.edge_blur_px is not None \
+            and out_of_focus(calibration.edge_blur_px, RANK_SHARE * height)
         faces = self.finder.find(image, self._search(view, image.shape), self._mask(image, view, regions, seen),
-                                 view.card_size_px[1] if view is not None else None)
+                                 height, soft)
         if regions is not None:
             faces = [c for c in faces if _touches(c, regions)]
         if view is not None and calibration is not None:
@@ -283,7 +283,7 @@ class CardReader:
         if blur is not None:
             extras["blur_px"] = round(blur, 2)
             rank = RANK_SHARE * height
-            extras["in_focus"] = bool(blur <= FOCUS_LIMIT * rank)
+            extras["in_focus"] = not out_of_focus(blur, rank)
             if not extras["in_focus"]:
                 problems.append(f"out of focus (blur {blur:.1f} px)")
                 warnings.append(f"the camera is out of focus: the mat's markers are blurred over {blur:.1f} px, "

@@ -27,6 +27,7 @@ from vision.cards.indices import CODES, IndexReader, IndexReading
 from vision.cards.net import IndexNet
 from vision.cards.pips import weigh_pips
 from vision.cards.proposals import DEFAULT_SEARCH, GlyphSearch, propose
+from vision.cards.soft import default_soft_net
 from vision.cards.top_pips import weigh_top_pips
 
 
@@ -467,23 +468,28 @@ class CardFinder:
     """Face-up cards in an image, from their index corners."""
 
     def __init__(self, reader: IndexReader | None = None, shape: CardShape = POKER,
-                 min_confidence: float = 0.5, black_suits: IndexNet | None = None) -> None:
+                 min_confidence: float = 0.5, black_suits: IndexNet | None = None,
+                 soft: IndexReader | None = None) -> None:
         self.reader = reader or IndexReader()
         self.shape = shape
         self.min_confidence = min_confidence
-        # the second look at clubs and spades was tuned from the shipped index net: it goes
-        # with that one unless given
+        # the second look at clubs and spades and the reader of frames out of focus were
+        # tuned from the shipped index net: they go with that one unless given
         self.black_suits = black_suits or (default_black_suit_net() if reader is None else None)
+        self.soft = soft or (IndexReader(default_soft_net()) if reader is None else None)
 
     def readings(self, image: np.ndarray, search: GlyphSearch = DEFAULT_SEARCH,
-                 mask: np.ndarray | None = None) -> list[IndexReading]:
-        return self.reader.read(image, propose(image, search, mask))
+                 mask: np.ndarray | None = None, soft: bool = False) -> list[IndexReading]:
+        reader = self.soft if soft and self.soft is not None else self.reader
+        return reader.read(image, propose(image, search, mask))
 
     def find(self, image: np.ndarray, search: GlyphSearch = DEFAULT_SEARCH,
-             mask: np.ndarray | None = None, card_height_px: float | None = None) -> list[FoundCard]:
+             mask: np.ndarray | None = None, card_height_px: float | None = None,
+             soft: bool = False) -> list[FoundCard]:
         """Every face-up card whose index shows, most certain first (``card_height_px``:
-        the cards' height in the image, when known; see :func:`assemble`)."""
-        readings = self.readings(image, search, mask)
+        the cards' height in the image, when known; see :func:`assemble`; ``soft``: the
+        camera is out of focus, see :mod:`vision.cards.soft`)."""
+        readings = self.readings(image, search, mask, soft)
         h, w = image.shape[:2]
         cards = assemble(readings, (w, h), self.shape, self.min_confidence, card_height_px)
         if self.black_suits is not None:

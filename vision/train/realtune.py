@@ -23,7 +23,7 @@ from vision.train.dataset import IGNORE, PatchSet
 from vision.train.realcards import Photo
 
 
-def _inside(centre: np.ndarray, box: tuple[int, int, int, int], grow: float = 0.0) -> np.ndarray:
+def _inside(centre: np.ndarray, box: tuple[float, float, float, float], grow: float = 0.0) -> np.ndarray:
     x0, y0, x1, y1 = box
     gx, gy = grow * (x1 - x0), grow * (y1 - y0)
     return ((centre[:, 0] >= x0 - gx) & (centre[:, 0] <= x1 + gx)
@@ -102,7 +102,9 @@ def hard_negatives(props: Proposals, is_index: np.ndarray, boxes: list[tuple[int
 def photo_patch_set(photo: Photo, reader: IndexReader, rng: np.random.Generator,
                     negatives: int = HARD_NEGATIVES) -> PatchSet:
     image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
-    labelled = None if image is None else labelled_proposals(image, photo, reader, rng, negatives)
+    if image is None:
+        return PatchSet.concat([])
+    labelled = labelled_proposals(image, photo, reader, rng, negatives)
     if labelled is None:
         return PatchSet.concat([])
     props, rank, suit = labelled

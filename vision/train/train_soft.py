@@ -58,7 +58,9 @@ def soft_photo_patch_set(labeller: IndexNet, net: IndexNet, photos: list[Photo],
     parts = []
     for photo in photos:
         image = None if photo.held_out else cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
-        labelled = None if image is None else labelled_proposals(image, photo, labels, rng, negatives=0)
+        if image is None:
+            continue
+        labelled = labelled_proposals(image, photo, labels, rng, negatives=0)
         if labelled is None:
             continue
         props, rank, suit = labelled
