@@ -66,6 +66,14 @@ glare on an empty blue mat was taken for a back. Held-out still frames under a w
 200 empty mats: 3 cards reported unbalanced, 1 with this (docs/benchmarks.md, session 30)."""
 
 
+def _soft(calibration: Calibration | None, view: MatView | None) -> bool:
+    """Whether the mat's markers say the camera is out of focus: its frames are read by the
+    soft-frame net (:mod:`vision.cards.soft`)."""
+    if calibration is None or view is None or calibration.edge_blur_px is None:
+        return False
+    return out_of_focus(calibration.edge_blur_px, RANK_SHARE * view.card_size_px[1])
+
+
 def _believed_off_mat(card: FoundCard) -> bool:
     """Whether a card found without a mat is reported (see LONE_INDEX_OFF_MAT)."""
     if len(card.indices) != 1:
@@ -223,11 +231,8 @@ class CardReader:
             image = white_balanced(image, white)
             frame = white_balanced(frame, white, BACKS_TOLERATED)
         seen = calibration.markers_seen if calibration is not None else None
-        height = view.card_size_px[1] if view is not None else None
-        soft = height is not None and calibration is not None and calibration.edge_blur_px is not None \
-            and out_of_focus(calibration.edge_blur_px, RANK_SHARE * height)
         faces = self.finder.find(image, self._search(view, image.shape), self._mask(image, view, regions, seen),
-                                 height, soft)
+                                 view.card_size_px[1] if view is not None else None, _soft(calibration, view))
         if regions is not None:
             faces = [c for c in faces if _touches(c, regions)]
         if view is not None and calibration is not None:

@@ -5,8 +5,10 @@ blurred over a tenth of its rank's height, an index's strokes run together, and 
 net, which learnt mostly from sharp frames, leaves cards unread or reads a club for a spade.
 The reader warns that the camera wants focusing; until someone turns the lens it reads such
 frames with a second network of the index net's shape, fine-tuned on rendered tables seen
-out of focus (``vision.train.train_soft``), in the index net's place, candidate by candidate.
-The mat's markers tell which frames: a photograph without a mat is read by the index net.
+out of focus and on the real photos' development split blurred (``vision.train.train_soft``;
+on rendered tables alone it read blurred real photos far worse than the index net), in the
+index net's place, candidate by candidate. The mat's markers tell which frames: a photograph
+without a mat is read by the index net.
 """
 
 from __future__ import annotations
