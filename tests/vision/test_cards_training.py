@@ -141,7 +141,7 @@ def test_the_soft_frame_script_tunes_the_given_weights_on_scenes_out_of_focus(tm
     assert "from 10 scenes out of focus" in printed and "wrote" in printed
 
 
-def test_the_soft_frame_scripts_photos_are_blurred_copies_labelled_on_the_sharp_one(tmp_path: Path):
+def test_the_soft_frame_scripts_photos_are_blurred_copies_labelled_on_the_sharp_one():
     import cv2
 
     from vision.cards.indices import IndexReader, default_net

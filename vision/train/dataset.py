@@ -32,6 +32,10 @@ class PatchSet:
     def __len__(self) -> int:
         return len(self.rank)
 
+    def subset(self, which: np.ndarray) -> PatchSet:
+        """The patches ``which`` (a boolean mask or indices) picks, with their labels."""
+        return PatchSet(self.patches[which], self.rank[which], self.suit[which])
+
     @classmethod
     def concat(cls, parts: list[PatchSet]) -> PatchSet:
         if not parts:

@@ -92,10 +92,10 @@ def hard_negatives(props: Proposals, is_index: np.ndarray, boxes: list[tuple[int
     """Which of ``props`` are hard negatives: outside every box (``mid_card``: or in the
     middle of a card, see :func:`_mid_card`), yet index-like to the network (``is_index``);
     at most ``negatives`` of them, drawn at random."""
-    outside = ~np.array([_inside(props.centre, b, 0.1) for b in boxes]).reshape(len(boxes), -1).any(axis=0)
+    away = ~np.array([_inside(props.centre, b, 0.1) for b in boxes]).reshape(len(boxes), -1).any(axis=0)
     if mid_card:
-        outside |= _mid_card(props.centre, boxes)
-    neg = np.flatnonzero(outside & (is_index > 0.2))
+        away |= _mid_card(props.centre, boxes)
+    neg = np.flatnonzero(away & (is_index > 0.2))
     return rng.choice(neg, negatives, replace=False) if len(neg) > negatives else neg
 
 

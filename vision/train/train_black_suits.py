@@ -38,8 +38,7 @@ CLUB, SPADE = SUIT_CLASSES.index("c"), SUIT_CLASSES.index("s")
 
 def black_indices(data: PatchSet) -> PatchSet:
     """The patches of ``data`` that are a club's or a spade's index."""
-    black = np.isin(data.suit, (CLUB, SPADE))
-    return PatchSet(data.patches[black], data.rank[black], data.suit[black])
+    return data.subset(np.isin(data.suit, (CLUB, SPADE)))
 
 
 def club_or_spade_right(net: IndexNet, data: PatchSet) -> float:

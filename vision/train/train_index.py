@@ -210,6 +210,13 @@ def train(
     return IndexNet(params, shape)
 
 
+def mixed_with(real: PatchSet, data: PatchSet, seed: int) -> PatchSet:
+    """``real`` and three times as many of ``data``'s patches, drawn at random from ``seed``:
+    the last epochs on real photos must not forget the rendered ones."""
+    pick = np.random.default_rng(seed).choice(len(data), min(len(data), 3 * len(real)), replace=False)
+    return PatchSet.concat([real, data.subset(pick)])
+
+
 def tune_on_real(net: IndexNet, data: PatchSet, args: argparse.Namespace,
                  val: PatchSet) -> tuple[IndexNet, PatchSet]:
     """A few epochs more on the real photos' development split (see ``vision.train.realtune``)
@@ -223,9 +230,7 @@ def tune_on_real(net: IndexNet, data: PatchSet, args: argparse.Namespace,
         print(f"real photos not found at {folder}: no fine-tuning on them", flush=True)
         return net, PatchSet.concat([])
     real = real_patch_set(net, photos(folder), args.seed, args.real_negatives)
-    rng = np.random.default_rng(args.seed + 1)
-    pick = rng.choice(len(data), min(len(data), 3 * len(real)), replace=False)
-    mixed = PatchSet.concat([real, PatchSet(data.patches[pick], data.rank[pick], data.suit[pick])])
+    mixed = mixed_with(real, data, args.seed + 1)
     print(f"real: {len(real)} patches ({int((real.rank != NONE).sum())} indices) from the development split",
           flush=True)
     tuned = train(mixed, net.shape, args.real_epochs, args.seed + 2, lr=5e-4, val=val, start=net,

@@ -36,7 +36,7 @@ from vision.train.dataset import IGNORE, PatchSet
 from vision.train.realcards import Photo, photos, realcards_dir
 from vision.train.realtune import hard_negatives, labelled_proposals
 from vision.train.scenes import SOFT_BLUR
-from vision.train.train_index import evaluate, make_data, train, write_weights
+from vision.train.train_index import evaluate, make_data, mixed_with, train, write_weights
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "cards" / "weights" / "soft_index_net.npz"
 
@@ -87,9 +87,7 @@ def tune_on_soft_photos(net: IndexNet, labeller: IndexNet, data: PatchSet, args:
         print(f"real photos not found at {folder}: no tuning on them", flush=True)
         return net
     real = soft_photo_patch_set(labeller, net, photos(folder), args.seed, args.real_copies)
-    rng = np.random.default_rng(args.seed + 1)
-    pick = rng.choice(len(data), min(len(data), 3 * len(real)), replace=False)
-    mixed = PatchSet.concat([real, PatchSet(data.patches[pick], data.rank[pick], data.suit[pick])])
+    mixed = mixed_with(real, data, args.seed + 1)
     print(f"real: {len(real)} patches ({int((real.rank != NONE).sum())} indices) from the development "
           f"split blurred {args.real_copies} times", flush=True)
     return train(mixed, net.shape, args.real_epochs, args.seed + 2, lr=args.real_lr, val=val, start=net,
