@@ -109,7 +109,8 @@ def test_real_photo_candidates_twice_the_size_of_the_others_are_no_index():
     assert not oversized(np.array([20.0, 80.0]), np.array([True, False])).any()
 
 
-def test_the_club_or_spade_script_tunes_the_given_weights_on_black_indices_alone(tmp_path: Path, capsys):
+@pytest.mark.parametrize("soft", [False, True])
+def test_the_club_or_spade_script_tunes_the_given_weights_on_black_indices_alone(tmp_path: Path, capsys, soft: bool):
     from vision.train.train_black_suits import main as black_main
 
     start, out = tmp_path / "start.npz", tmp_path / "black.npz"
@@ -117,12 +118,13 @@ def test_the_club_or_spade_script_tunes_the_given_weights_on_black_indices_alone
                 batch=8, log=lambda m: None)
     net.save(start)
     assert black_main(["--out", str(out), "--start", str(start), "--scenes", "20", "--val-scenes", "1",
-                       "--epochs", "1", "--workers", "1"]) == 0
+                       "--epochs", "1", "--workers", "1"] + (["--soft"] if soft else [])) == 0
     tuned = IndexNet.load(out)
     assert tuned.shape == net.shape
     assert not np.array_equal(tuned.params["conv1.w"], IndexNet.load(start).params["conv1.w"])
     printed = capsys.readouterr().out
     assert "black indices from 20 scenes" in printed and "wrote" in printed
+    assert ("out of focus" in printed) == soft
 
 
 def test_the_soft_frame_script_tunes_the_given_weights_on_scenes_out_of_focus(tmp_path: Path, capsys):

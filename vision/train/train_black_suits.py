@@ -3,6 +3,9 @@ cut where the reader cuts them in rendered scenes (training seeds only).
 
     python -m vision.train.train_black_suits --out vision/cards/weights/black_suit_net.npz
 
+and with ``--soft``, the one for frames out of focus, on scenes seen out of focus
+(``vision.cards.soft``).
+
 The reader asks it only about a card the index net reads as a club or a spade without
 being sure which (``vision.cards.black_suits``). Everything is drawn from ``--seed`` (the
 scenes, the batch order), and it starts from the weights given by ``--start`` (by default
@@ -57,12 +60,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=10)
     ap.add_argument("--workers", type=int, default=max(1, min(4, multiprocessing.cpu_count())))
     ap.add_argument("--start", type=Path, default=INDEX_WEIGHTS, help="the weights to fine-tune")
+    ap.add_argument("--soft", action="store_true", help="scenes seen out of focus (vision.cards.soft)")
     args = ap.parse_args(argv)
 
     t0 = time.time()
-    data = black_indices(make_data(args.seed, 0, args.workers, args.scenes))
-    val = black_indices(make_data(args.seed + 7919, 0, args.workers, args.val_scenes))
-    print(f"data: {len(data)} black indices from {args.scenes} scenes ({len(val)} to check), "
+    data = black_indices(make_data(args.seed, 0, args.workers, args.scenes, args.soft))
+    val = black_indices(make_data(args.seed + 7919, 0, args.workers, args.val_scenes, args.soft))
+    seen = " out of focus" if args.soft else ""
+    print(f"data: {len(data)} black indices from {args.scenes} scenes{seen} ({len(val)} to check), "
           f"{time.time() - t0:.0f} s", flush=True)
     start = IndexNet.load(args.start)
     print(f"club or spade right, the weights started from: {club_or_spade_right(start, val):.4f}", flush=True)
