@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from companion.cards import BACK
-from vision.cards.black_suits import default_black_suit_net
+from vision.cards.black_suits import SOFT_WEIGHTS, SOFT_WEIGHTS_SHA256, default_black_suit_net
 from vision.cards.detect import CardFinder
 from vision.cards.indices import IndexReader, default_net
-from vision.cards.net import Gate, IndexNet
+from vision.cards.net import SUIT_CLASSES, Gate, IndexNet
 from vision.cards.proposals import RANK_SHARE
 from vision.cards.soft import WEIGHTS, WEIGHTS_SHA256, out_of_focus
 from vision.reader import CardReader
@@ -59,8 +59,10 @@ def test_only_frames_out_of_focus_are_read_with_the_soft_reader():
 
 
 def test_the_shipped_weights_are_the_file_their_provenance_names():
-    # vision.cards.soft.WEIGHTS_SHA256 says which command and commit made them
+    # vision.cards.soft.WEIGHTS_SHA256 and vision.cards.black_suits.SOFT_WEIGHTS_SHA256 say
+    # which command and commit made them
     assert hashlib.sha256(WEIGHTS.read_bytes()).hexdigest() == WEIGHTS_SHA256
+    assert hashlib.sha256(SOFT_WEIGHTS.read_bytes()).hexdigest() == SOFT_WEIGHTS_SHA256
 
 
 @pytest.mark.parametrize(("seed", "code"), [(2004, "6d"), (2005, "Ah"), (2014, "Jc")])
@@ -82,3 +84,54 @@ def test_a_card_the_index_net_misreads_out_of_focus_is_read_right_by_the_soft_ne
     without = CardFinder(reader=IndexReader(), black_suits=default_black_suit_net())  # no soft reader
     assert code not in read_there(without)
     assert code in read_there(None)
+
+
+def _near(scene_seed: int, code: str, soft: bool):
+    """A training-like table (seen out of focus when ``soft``), rendered, and a function
+    giving what a finder reads within a third of a card's width of a ``code`` face up and
+    in full view."""
+    scene = random_scene(scene_seed, kind=KINDS[scene_seed % len(KINDS)])
+    if soft:
+        scene = soft_scene(scene, np.random.default_rng(scene_seed))
+    else:
+        scene = replace(scene, effects=replace(scene.effects, blur_sigma=0.0, motion_px=0.0))
+    rendered = render(scene)
+    truth = next(t for t in rendered.truth if t.code == code and t.face_up)
+    corners = np.array(truth.corners)
+    reach = np.hypot(*(corners[1] - corners[0])) / 3
+
+    def read_there(finder: CardFinder | None) -> list[str | None]:
+        read = CardReader(scene.layout, finder=finder).read_image(rendered.image)
+        assert read.extras["in_focus"] is not soft
+        return [c.code for c in read.cards if np.hypot(*(corners - np.array(c.corners[0])).T).min() < reach]
+
+    return read_there
+
+
+@pytest.mark.parametrize(("seed", "code"), [(2006, "3s"), (2042, "7s"), (2084, "6s")])
+def test_out_of_focus_the_club_or_spade_net_tuned_on_soft_frames_takes_the_second_look(seed: int, code: str):
+    # training-like tables seen out of focus, a covered black card each: with the
+    # club-or-spade net of sharp frames as the second witness, read as a club or not read,
+    # with numpy 2 and OpenCV 5 as with the oldest versions CI runs
+    read_there = _near(seed, code, soft=True)
+    assert code not in read_there(CardFinder(soft_black_suits=default_black_suit_net()))
+    assert code in read_there(None)
+
+
+def _always_spade() -> IndexNet:
+    """A club-or-spade witness that says spade whatever it is shown."""
+    net = default_black_suit_net()
+    params = dict(net.params)
+    params["suit.w"] = np.zeros_like(params["suit.w"])
+    params["suit.b"] = np.where(np.arange(len(SUIT_CLASSES)) == SUIT_CLASSES.index("s"), 50.0, 0.0)
+    return IndexNet(params, net.shape)
+
+
+def test_the_club_or_spade_net_of_frames_out_of_focus_is_asked_out_of_focus_only():
+    # a witness that says spade whatever it sees: as the second look of sharp frames it makes
+    # a covered jack of clubs on a table in focus a spade; as the soft frames' one it changes
+    # nothing there, and makes a lone king of clubs on a table out of focus a spade
+    sharp = _near(2237, "Jc", soft=False)
+    assert "Js" in sharp(CardFinder(black_suits=_always_spade()))
+    assert "Jc" in sharp(CardFinder(soft_black_suits=_always_spade()))
+    assert "Ks" in _near(2029, "Kc", soft=True)(CardFinder(soft_black_suits=_always_spade()))

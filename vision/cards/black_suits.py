@@ -10,6 +10,9 @@ spade are multiplied, as two witnesses' (on the training-like frames their produ
 more cards right than their mean or the second net alone; asked index by index rather than
 card by card, a card's two indices could part and make two cards: docs/benchmarks.md,
 session 38). The rank, and how likely the card is black at all, stay the index net's.
+In frames out of focus, read by the soft-frame net (:mod:`vision.cards.soft`), the second
+witness is one tuned on such frames (``SOFT_WEIGHTS``): asked there, the sharp frames' one
+read no more cards right than no second look (docs/benchmarks.md, sessions 39 and 40).
 """
 
 from __future__ import annotations
@@ -33,6 +36,16 @@ numpy 2.4.6 and OpenCV 5.0.0), fine-tuning the shipped index net
 (``vision.cards.indices.WEIGHTS``). The script's defaults (6000 scenes, 4 epochs) made the
 net first shipped, a little weaker (docs/benchmarks.md, session 38)."""
 
+SOFT_WEIGHTS = Path(__file__).resolve().parent / "weights" / "soft_black_suit_net.npz"
+SOFT_WEIGHTS_SHA256 = "be949a0225f45d2938c92883952a9e6fafdf7bd3c2fdc447e6f5aeb9cc92cb49"
+"""The second witness in frames out of focus (:mod:`vision.cards.soft`), where the soft-frame
+net is the first: the shipped club-or-spade net fine-tuned on black indices cut from scenes
+seen out of focus (club or spade right on other such indices 82.8 % -> 86.9 %).
+``python -m vision.train.train_black_suits --soft --scenes 12000 --epochs 6 --start
+vision/cards/weights/black_suit_net.npz --workers 1`` makes it at commit e50916b (2001 s
+beside other runs; numpy 2.4.6, OpenCV 5.0.0), and the same file byte for byte with
+``--workers 2`` (1381 s; docs/benchmarks.md, session 40)."""
+
 BLACK = 0.5
 """A card is asked about when clubs and spades together hold at least this much of its
 probability (a red card, a joker, are left alone)."""
@@ -49,6 +62,13 @@ _CLUB, _SPADE = SUIT_CLASSES.index("c"), SUIT_CLASSES.index("s")
 def default_black_suit_net() -> IndexNet:
     """The shipped weights (``vision/cards/weights/black_suit_net.npz``), loaded once."""
     return IndexNet.load(WEIGHTS)
+
+
+@cache
+def default_soft_black_suit_net() -> IndexNet:
+    """The shipped weights for frames out of focus (``vision/cards/weights/soft_black_suit_net.npz``),
+    loaded once."""
+    return IndexNet.load(SOFT_WEIGHTS)
 
 
 def club_share(probs: np.ndarray) -> tuple[float, float]:

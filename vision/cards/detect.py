@@ -20,7 +20,12 @@ import cv2
 import numpy as np
 
 from companion.cards import JOKER
-from vision.cards.black_suits import default_black_suit_net, unsure_black, weigh_black_suits
+from vision.cards.black_suits import (
+    default_black_suit_net,
+    default_soft_black_suit_net,
+    unsure_black,
+    weigh_black_suits,
+)
 from vision.cards.edges import snap_outline
 from vision.cards.geometry import POKER, CardShape, apply_affine, index_frame
 from vision.cards.indices import CODES, IndexReader, IndexReading
@@ -469,7 +474,7 @@ class CardFinder:
 
     def __init__(self, reader: IndexReader | None = None, shape: CardShape = POKER,
                  min_confidence: float = 0.5, black_suits: IndexNet | None = None,
-                 soft: IndexReader | None = None) -> None:
+                 soft: IndexReader | None = None, soft_black_suits: IndexNet | None = None) -> None:
         self.reader = reader or IndexReader()
         self.shape = shape
         self.min_confidence = min_confidence
@@ -477,6 +482,7 @@ class CardFinder:
         # tuned from the shipped index net: they go with that one unless given
         self.black_suits = black_suits or (default_black_suit_net() if reader is None else None)
         self.soft = soft or (IndexReader(default_soft_net()) if reader is None else None)
+        self.soft_black_suits = soft_black_suits or (default_soft_black_suit_net() if reader is None else None)
 
     def readings(self, image: np.ndarray, search: GlyphSearch = DEFAULT_SEARCH,
                  mask: np.ndarray | None = None, soft: bool = False) -> list[IndexReading]:
@@ -492,8 +498,9 @@ class CardFinder:
         readings = self.readings(image, search, mask, soft)
         h, w = image.shape[:2]
         cards = assemble(readings, (w, h), self.shape, self.min_confidence, card_height_px)
-        if self.black_suits is not None:
-            self._look_again_at_black_suits(image, cards, self.black_suits)
+        second = self.soft_black_suits if soft and self.soft_black_suits is not None else self.black_suits
+        if second is not None:
+            self._look_again_at_black_suits(image, cards, second)
         return cards
 
     def _look_again_at_black_suits(self, image: np.ndarray, cards: list[FoundCard], net: IndexNet) -> None:

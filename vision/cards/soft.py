@@ -7,8 +7,9 @@ The reader warns that the camera wants focusing; until someone turns the lens it
 frames with a second network of the index net's shape, fine-tuned on rendered tables seen
 out of focus and on the real photos' development split blurred (``vision.train.train_soft``;
 on rendered tables alone it read blurred real photos far worse than the index net), in the
-index net's place, candidate by candidate. The mat's markers tell which frames: a photograph
-without a mat is read by the index net.
+index net's place, candidate by candidate, and its second look at clubs and spades is taken
+by a club-or-spade net tuned on such frames too (:mod:`vision.cards.black_suits`). The mat's
+markers tell which frames: a photograph without a mat is read by the index net.
 """
 
 from __future__ import annotations
