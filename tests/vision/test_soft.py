@@ -65,38 +65,17 @@ def test_the_shipped_weights_are_the_file_their_provenance_names():
     assert hashlib.sha256(SOFT_WEIGHTS.read_bytes()).hexdigest() == SOFT_WEIGHTS_SHA256
 
 
-@pytest.mark.parametrize(("seed", "code"), [(2004, "6d"), (2005, "Ah"), (2014, "Jc")])
-def test_a_card_the_index_net_misreads_out_of_focus_is_read_right_by_the_soft_net(seed: int, code: str):
-    # training-like tables seen out of focus, a lone card each: the index net (with its
-    # second look at clubs and spades) reads a six of hearts, a six of hearts, a two of
-    # spades, with numpy 2 and OpenCV 5 as with the oldest versions CI runs
-    scene = soft_scene(random_scene(seed, kind=KINDS[seed % len(KINDS)]), np.random.default_rng(seed))
-    rendered = render(scene)
-    truth = next(t for t in rendered.truth if t.code == code and t.face_up and not t.covered)
-    corners = np.array(truth.corners)
-    reach = np.hypot(*(corners[1] - corners[0])) / 3
-
-    def read_there(finder: CardFinder | None) -> list[str | None]:
-        read = CardReader(scene.layout, finder=finder).read_image(rendered.image)
-        assert read.extras["in_focus"] is False
-        return [c.code for c in read.cards if np.hypot(*(corners - np.array(c.corners[0])).T).min() < reach]
-
-    without = CardFinder(reader=IndexReader(), black_suits=default_black_suit_net())  # no soft reader
-    assert code not in read_there(without)
-    assert code in read_there(None)
-
-
-def _near(scene_seed: int, code: str, soft: bool):
+def _reads_near(scene_seed: int, code: str, soft: bool, lone: bool = False):
     """A training-like table (seen out of focus when ``soft``), rendered, and a function
-    giving what a finder reads within a third of a card's width of a ``code`` face up and
-    in full view."""
+    giving what a finder reads within a third of a card's width of a ``code`` face up (and
+    not covered, when ``lone``)."""
     scene = random_scene(scene_seed, kind=KINDS[scene_seed % len(KINDS)])
     if soft:
         scene = soft_scene(scene, np.random.default_rng(scene_seed))
     else:
         scene = replace(scene, effects=replace(scene.effects, blur_sigma=0.0, motion_px=0.0))
     rendered = render(scene)
-    truth = next(t for t in rendered.truth if t.code == code and t.face_up)
+    truth = next(t for t in rendered.truth if t.code == code and t.face_up and not (lone and t.covered))
     corners = np.array(truth.corners)
     reach = np.hypot(*(corners[1] - corners[0])) / 3
 
@@ -108,12 +87,23 @@ def _near(scene_seed: int, code: str, soft: bool):
     return read_there
 
 
+@pytest.mark.parametrize(("seed", "code"), [(2004, "6d"), (2005, "Ah"), (2014, "Jc")])
+def test_a_card_the_index_net_misreads_out_of_focus_is_read_right_by_the_soft_net(seed: int, code: str):
+    # training-like tables seen out of focus, a lone card each: the index net (with its
+    # second look at clubs and spades) reads a six of hearts, a six of hearts, a two of
+    # spades, with numpy 2 and OpenCV 5 as with the oldest versions CI runs
+    read_there = _reads_near(seed, code, soft=True, lone=True)
+    without = CardFinder(reader=IndexReader(), black_suits=default_black_suit_net())  # no soft reader
+    assert code not in read_there(without)
+    assert code in read_there(None)
+
+
 @pytest.mark.parametrize(("seed", "code"), [(2006, "3s"), (2042, "7s"), (2084, "6s")])
 def test_out_of_focus_the_club_or_spade_net_tuned_on_soft_frames_takes_the_second_look(seed: int, code: str):
     # training-like tables seen out of focus, a covered black card each: with the
     # club-or-spade net of sharp frames as the second witness, read as a club or not read,
     # with numpy 2 and OpenCV 5 as with the oldest versions CI runs
-    read_there = _near(seed, code, soft=True)
+    read_there = _reads_near(seed, code, soft=True)
     assert code not in read_there(CardFinder(soft_black_suits=default_black_suit_net()))
     assert code in read_there(None)
 
@@ -131,7 +121,7 @@ def test_the_club_or_spade_net_of_frames_out_of_focus_is_asked_out_of_focus_only
     # a witness that says spade whatever it sees: as the second look of sharp frames it makes
     # a covered jack of clubs on a table in focus a spade; as the soft frames' one it changes
     # nothing there, and makes a lone king of clubs on a table out of focus a spade
-    sharp = _near(2237, "Jc", soft=False)
+    sharp = _reads_near(2237, "Jc", soft=False)
     assert "Js" in sharp(CardFinder(black_suits=_always_spade()))
     assert "Jc" in sharp(CardFinder(soft_black_suits=_always_spade()))
-    assert "Ks" in _near(2029, "Kc", soft=True)(CardFinder(soft_black_suits=_always_spade()))
+    assert "Ks" in _reads_near(2029, "Kc", soft=True)(CardFinder(soft_black_suits=_always_spade()))

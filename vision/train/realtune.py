@@ -12,6 +12,9 @@ whether this generalises.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 import cv2
 import numpy as np
 
@@ -35,6 +38,12 @@ def _near_corner(centre: np.ndarray, box: tuple[int, int, int, int], reach: floa
     fx = np.minimum(centre[:, 0] - x0, x1 - centre[:, 0]) / max(1, x1 - x0)
     fy = np.minimum(centre[:, 1] - y0, y1 - centre[:, 1]) / max(1, y1 - y0)
     return (fx < reach) & (fy < reach)
+
+
+def _each_box(test: Callable[[np.ndarray, tuple[int, int, int, int]], np.ndarray], centre: np.ndarray,
+              boxes: list[tuple[int, int, int, int]]) -> np.ndarray:
+    """(boxes, candidates): ``test(centre, box)`` box by box, e.g. :func:`_inside`."""
+    return np.array([test(centre, b) for b in boxes]).reshape(len(boxes), -1)
 
 
 def _outline_fits(props: Proposals, box: tuple[int, int, int, int], min_iou: float = 0.4) -> np.ndarray:
@@ -79,11 +88,9 @@ def oversized(span: np.ndarray, positive: np.ndarray) -> np.ndarray:
 def _mid_card(centre: np.ndarray, boxes: list[tuple[int, int, int, int]], margin: float = 0.25) -> np.ndarray:
     """In the middle of exactly one box, away from every box's corners: a card's pips or art,
     never its index however the card is turned."""
-    mid = np.array([_inside(centre, (x0 + margin * (x1 - x0), y0 + margin * (y1 - y0),
-                                     x1 - margin * (x1 - x0), y1 - margin * (y1 - y0)))
-                    for x0, y0, x1, y1 in boxes]).reshape(len(boxes), -1).any(axis=0)
-    inside = np.array([_inside(centre, b) for b in boxes]).reshape(len(boxes), -1).sum(axis=0)
-    cornered = np.array([_near_corner(centre, b) for b in boxes]).reshape(len(boxes), -1).any(axis=0)
+    mid = _each_box(partial(_inside, grow=-margin), centre, boxes).any(axis=0)  # the box shrunk
+    inside = _each_box(_inside, centre, boxes).sum(axis=0)
+    cornered = _each_box(_near_corner, centre, boxes).any(axis=0)
     return mid & (inside == 1) & ~cornered
 
 
@@ -92,7 +99,7 @@ def hard_negatives(props: Proposals, is_index: np.ndarray, boxes: list[tuple[int
     """Which of ``props`` are hard negatives: outside every box (``mid_card``: or in the
     middle of a card, see :func:`_mid_card`), yet index-like to the network (``is_index``);
     at most ``negatives`` of them, drawn at random."""
-    away = ~np.array([_inside(props.centre, b, 0.1) for b in boxes]).reshape(len(boxes), -1).any(axis=0)
+    away = ~_each_box(partial(_inside, grow=0.1), props.centre, boxes).any(axis=0)
     if mid_card:
         away |= _mid_card(props.centre, boxes)
     neg = np.flatnonzero(away & (is_index > 0.2))
@@ -121,7 +128,7 @@ def labelled_proposals(image: np.ndarray, photo: Photo, reader: IndexReader, rng
     is_index, codes = reader.score(image, props)
     suit_p = codes[:, :52].reshape(len(props), 13, 4).sum(axis=1)  # CODES: rank-major, suits shdc
     boxes = [c.box for c in photo.cards]
-    in_box = np.array([_inside(props.centre, b) for b in boxes]).reshape(len(boxes), -1)
+    in_box = _each_box(_inside, props.centre, boxes)
     rank = np.full(len(props), IGNORE, np.int16)
     suit = np.full(len(props), IGNORE, np.int16)
     for k, card in enumerate(photo.cards):
