@@ -7,7 +7,16 @@ import pytest
 
 from vision.cards.detect import CardFinder, FoundCard
 from vision.cards.indices import CODES, IndexReading
-from vision.cards.pips import CLUB_BIAS, MAX_LOG_ODDS, RANK_BY_PIPS, pip_likeness, rank_by_pips, weigh_pips
+from vision.cards.pips import (
+    CLUB_BIAS,
+    MAX_LOG_ODDS,
+    PIP_COUNT,
+    RANK_BY_PIPS,
+    most_log_odds,
+    pip_likeness,
+    rank_by_pips,
+    weigh_pips,
+)
 from vision.render.camera import overhead_camera
 from vision.render.scene import CardPlacement, Scene, render
 
@@ -31,6 +40,18 @@ def test_clubs_pips_look_like_clubs_and_spades_like_spades(rank):
         assert sign * (np.mean(likeness) - CLUB_BIAS) > 0, (rank + suit, likeness)
 
 
+@pytest.mark.parametrize("code", ["2c", "5s", "Tc"])
+@pytest.mark.parametrize("off", [-0.04, 0.04])
+def test_an_outline_a_little_off_still_shows_every_pip(code, off):
+    # a frame out of focus puts a card's outline a few per cent of its height up or down
+    # the card: the top or bottom row of pips must not fall out of the window looked in
+    image, corners = _lone(code)
+    off_by = corners + off * (corners[3] - corners[0])
+    likeness = pip_likeness(image, off_by)
+    assert len(likeness) == PIP_COUNT[code[0]]
+    assert (1 if code[1] == "c" else -1) * (np.mean(likeness) - CLUB_BIAS) > 0, likeness
+
+
 def test_a_card_turned_half_round_reads_the_same():
     for code in ("Ac", "As", "5c", "5s"):
         image, corners = _lone(code, angle=200.0)
@@ -48,15 +69,34 @@ def test_a_doubtful_index_is_tipped_by_the_pips():
     assert only_black_pair_moved(probs, weighed, "8")
 
 
-def test_a_sure_index_is_not_overruled():
+def _club_log_odds(probs: np.ndarray, rank: str) -> float:
+    return float(np.log(probs[CODES.index(rank + "c")] / probs[CODES.index(rank + "s")]))
+
+
+def test_one_pip_never_overrules_a_sure_index():
+    # an ace's one pip may be drawn its deck's own way (an ornate spade looks round)
+    image, corners = _lone("As")
+    probs = code_probs(_Ac=0.9995, _As=0.0004)
+    weighed = weigh_pips(probs, image, corners)
+    assert weighed[CODES.index("Ac")] > 0.5
+    moved = _club_log_odds(probs, "A") - _club_log_odds(weighed, "A")
+    assert 0 < moved <= MAX_LOG_ODDS + 1e-6
+
+
+def test_many_pips_outweigh_an_index_as_far_as_their_number_allows():
+    # eight spades' pips against an index 7.8 log-odds sure of a club (one pip's cap is 6)
     image, corners = _lone("8s")
     probs = code_probs(_8c=0.9995, _8s=0.0004)
     weighed = weigh_pips(probs, image, corners)
-    assert weighed[CODES.index("8c")] > 0.5
-    # at most MAX_LOG_ODDS moved
-    before = np.log(probs[CODES.index("8c")] / probs[CODES.index("8s")])
-    after = np.log(weighed[CODES.index("8c")] / weighed[CODES.index("8s")])
-    assert before - after <= MAX_LOG_ODDS + 1e-6
+    assert weighed[CODES.index("8s")] > 0.5 > weighed[CODES.index("8c")]
+    assert only_black_pair_moved(probs, weighed, "8")
+    # ... but no further than most_log_odds(8): an index surer than that stays a club
+    cap = most_log_odds(8)
+    assert MAX_LOG_ODDS < cap < 3 * MAX_LOG_ODDS
+    surer = code_probs(_8c=1.0, _8s=float(np.exp(-cap - 1.0)))
+    kept = weigh_pips(surer, image, corners)
+    assert kept[CODES.index("8c")] > 0.5
+    assert _club_log_odds(surer, "8") - _club_log_odds(kept, "8") == pytest.approx(cap)
 
 
 def test_pips_are_not_weighed_when_they_cannot_be_trusted():

@@ -8,7 +8,7 @@ import pytest
 
 from vision.cards.detect import CardFinder, FoundCard
 from vision.cards.indices import CODES
-from vision.cards.pips import MAX_LOG_ODDS
+from vision.cards.pips import most_log_odds
 from vision.cards.top_pips import top_pip_likeness, weigh_top_pips
 from vision.render.camera import overhead_camera
 from vision.render.scene import CardPlacement, Scene, render
@@ -63,12 +63,13 @@ def test_a_doubtful_index_is_tipped_by_the_top_pips():
     weighed = weigh_top_pips(probs, image, corners, [over])
     assert weighed[CODES.index("7s")] > 0.5 > weighed[CODES.index("7c")]
     assert only_black_pair_moved(probs, weighed, "7")
-    # a sure index is moved at most MAX_LOG_ODDS
+    # a sure index is moved at most as far as the pips in view may (most_log_odds)
     sure = code_probs(_7c=0.9999, _7s=0.0001)
     after = weigh_top_pips(sure, image, corners, [over])
     club, spade = CODES.index("7c"), CODES.index("7s")
     moved = np.log(sure[club] / sure[spade]) - np.log(after[club] / after[spade])
-    assert 0 < moved <= MAX_LOG_ODDS + 1e-6
+    shown = len(top_pip_likeness(image, corners, [over]))
+    assert 0 < moved <= most_log_odds(shown) + 1e-6
 
 
 def test_top_pips_are_weighed_only_for_a_black_two_to_ten():

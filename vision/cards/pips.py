@@ -57,15 +57,20 @@ SURE_RANK = 0.8
 spade of it): a court card read as a two in doubt shows two pips in its picture too."""
 
 MAX_LOG_ODDS = 6.0
-"""The pips tip a doubtful index, never overrule a sure one: pips are drawn in more ways
-than indices (a deck's ornate ace of spades with a figure in it looks rounder, like a
-club). On the real photographs, the index was sure (log-odds 13.8) of every ace of clubs
-whose pip leant the other way, and the two aces it read as clubs at log-odds 2.7 and 5.7
-were the ornate aces of spades that their pips said they were."""
+"""One pip tips a doubtful index, never overrules a sure one (more pips go further:
+:func:`most_log_odds`): pips are drawn in more ways than indices (a deck's ornate ace of
+spades with a figure in it looks rounder, like a club). On the real photographs, the
+index was sure (log-odds 13.8) of every ace of clubs whose pip leant the other way, and
+the two aces it read as clubs at log-odds 2.7 and 5.7 were the ornate aces of spades that
+their pips said they were."""
 
-_INNER = (0.17, 0.10, 0.83, 0.90)
-"""Where a number card's pips lie (left, top, right, bottom, share of the card): off the
-index corners."""
+_INNER = (0.17, 0.05, 0.83, 0.95)
+"""Where a number card's pips are looked for (left, top, right, bottom, share of the
+card): between the index corners' columns, and to a card's top and bottom but for a
+twentieth. A card's outline a few per cent off (a frame out of focus) moved its top or
+bottom row of pips across the 0.10 and 0.90 once used, and a pip the window cuts is not
+weighed: an eight's middle then showed six pips and said nothing (docs/benchmarks.md,
+session 41)."""
 
 
 def _square(blob: np.ndarray) -> np.ndarray | None:
@@ -289,7 +294,7 @@ def weigh_pips(probs: np.ndarray, image: np.ndarray, corners: np.ndarray) -> np.
     likeness = pip_likeness(image, corners, lone=best[0] == "A")
     if len(likeness) != PIP_COUNT[best[0]]:
         return probs  # part of the middle hidden, or a neighbour's pips in it
-    return black_suit_tipped(probs, *pair, club_log_odds(likeness))
+    return black_suit_tipped(probs, *pair, club_log_odds(likeness), len(likeness))
 
 
 def sure_black_pair(probs: np.ndarray, ranks: str) -> tuple[int, int] | None:
@@ -303,11 +308,22 @@ def sure_black_pair(probs: np.ndarray, ranks: str) -> tuple[int, int] | None:
     return (club, spade) if probs[club] + probs[spade] >= SURE_RANK else None
 
 
-def black_suit_tipped(probs: np.ndarray, club: int, spade: int, log_odds: float) -> np.ndarray:
-    """``probs`` with the pips' ``log_odds`` of a club over a spade weighed in, as far as
-    MAX_LOG_ODDS: pips say which black suit, not which rank, so only this rank's club and
-    spade (where they lie in CODES) move, their sum kept."""
-    odds = float(np.clip(log_odds, -MAX_LOG_ODDS, MAX_LOG_ODDS))
+def most_log_odds(pips: int) -> float:
+    """How far ``pips`` may move a card's odds of club against spade: MAX_LOG_ODDS for one,
+    more for more as their evidence grows (with the square root of their number). One pip
+    drawn its own way (an ornate ace) is one witness; a ten's ten pips drawn alike, all
+    leaning one way, outweigh a soft index: out of focus, an isolated ten of clubs whose
+    pips said club at 18.6 stayed the spade its index said at 8.3 (training-like seed 2034,
+    docs/benchmarks.md, session 41)."""
+    return MAX_LOG_ODDS * float(np.sqrt(max(pips, 1)))
+
+
+def black_suit_tipped(probs: np.ndarray, club: int, spade: int, log_odds: float, pips: int = 1) -> np.ndarray:
+    """``probs`` with the ``pips``' ``log_odds`` of a club over a spade weighed in, as far as
+    :func:`most_log_odds`: pips say which black suit, not which rank, so only this rank's
+    club and spade (where they lie in CODES) move, their sum kept."""
+    cap = most_log_odds(pips)
+    odds = float(np.clip(log_odds, -cap, cap))
     pair = probs[club] + probs[spade]
     out = probs.copy()
     out[club] = pair / (1 + np.exp(-odds) * probs[spade] / max(probs[club], 1e-12))

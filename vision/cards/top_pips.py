@@ -159,4 +159,4 @@ def weigh_top_pips(probs: np.ndarray, image: np.ndarray, corners: np.ndarray,
     likeness = top_pip_likeness(image, corners, over)
     if not likeness:
         return probs
-    return black_suit_tipped(probs, *pair, club_log_odds(likeness, WEIGHT, bias=0.0))
+    return black_suit_tipped(probs, *pair, club_log_odds(likeness, WEIGHT, bias=0.0), len(likeness))
