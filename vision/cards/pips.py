@@ -315,10 +315,10 @@ def most_log_odds(pips: int) -> float:
     leaning one way, outweigh a soft index: out of focus, an isolated ten of clubs whose
     pips said club at 18.6 stayed the spade its index said at 8.3 (training-like seed 2034,
     docs/benchmarks.md, session 41)."""
-    return MAX_LOG_ODDS * float(np.sqrt(max(pips, 1)))
+    return MAX_LOG_ODDS * float(np.sqrt(pips))
 
 
-def black_suit_tipped(probs: np.ndarray, club: int, spade: int, log_odds: float, pips: int = 1) -> np.ndarray:
+def black_suit_tipped(probs: np.ndarray, club: int, spade: int, log_odds: float, pips: int) -> np.ndarray:
     """``probs`` with the ``pips``' ``log_odds`` of a club over a spade weighed in, as far as
     :func:`most_log_odds`: pips say which black suit, not which rank, so only this rank's
     club and spade (where they lie in CODES) move, their sum kept."""
