@@ -20,8 +20,6 @@ About 8 minutes on two cores. Needs numpy and OpenCV, nothing else.
 
 from __future__ import annotations
 
-import argparse
-import multiprocessing
 import sys
 import time
 from pathlib import Path
@@ -29,11 +27,10 @@ from pathlib import Path
 import numpy as np
 
 from vision.cards.black_suits import clubs_against_spades
-from vision.cards.indices import WEIGHTS as INDEX_WEIGHTS
 from vision.cards.net import SUIT_CLASSES, IndexNet
 from vision.cards.proposals import patch_input
 from vision.train.dataset import PatchSet
-from vision.train.train_index import make_data, train, write_weights
+from vision.train.train_index import fine_tuning_options, make_data, train, write_weights
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "cards" / "weights" / "black_suit_net.npz"
 CLUB, SPADE = SUIT_CLASSES.index("c"), SUIT_CLASSES.index("s")
@@ -51,15 +48,8 @@ def club_or_spade_right(net: IndexNet, data: PatchSet) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
-    ap.add_argument("--scenes", type=int, default=6_000, help="rendered scenes (training seeds) to cut indices from")
-    ap.add_argument("--val-scenes", type=int, default=300)
-    ap.add_argument("--epochs", type=int, default=4)
-    ap.add_argument("--lr", type=float, default=5e-4)
-    ap.add_argument("--seed", type=int, default=10)
-    ap.add_argument("--workers", type=int, default=max(1, min(4, multiprocessing.cpu_count())))
-    ap.add_argument("--start", type=Path, default=INDEX_WEIGHTS, help="the weights to fine-tune")
+    ap = fine_tuning_options(__doc__, DEFAULT_OUT, 6_000, "rendered scenes (training seeds) to cut indices from",
+                             300, seed=10)
     ap.add_argument("--soft", action="store_true", help="scenes seen out of focus (vision.cards.soft)")
     args = ap.parse_args(argv)
 

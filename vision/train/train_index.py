@@ -289,6 +289,22 @@ def write_weights(net: IndexNet, out: Path, t0: float) -> None:
     print(f"wrote {out} ({out.stat().st_size / 1024:.0f} kB) in {time.time() - t0:.0f} s")
 
 
+def fine_tuning_options(doc: str, out: Path, scenes: int, scenes_help: str, val_scenes: int,
+                        seed: int) -> argparse.ArgumentParser:
+    """The options every net fine-tuned from the shipped index net on rendered scenes takes
+    (``train_black_suits``, ``train_soft``), each script's own defaults given; it adds its own."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("--out", type=Path, default=out)
+    ap.add_argument("--scenes", type=int, default=scenes, help=scenes_help)
+    ap.add_argument("--val-scenes", type=int, default=val_scenes)
+    ap.add_argument("--epochs", type=int, default=4)
+    ap.add_argument("--lr", type=float, default=5e-4)
+    ap.add_argument("--seed", type=int, default=seed)
+    ap.add_argument("--workers", type=int, default=max(1, min(4, multiprocessing.cpu_count())))
+    ap.add_argument("--start", type=Path, default=DEFAULT_OUT, help="the weights to fine-tune (the shipped index net)")
+    return ap
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)

@@ -20,7 +20,6 @@ and OpenCV, nothing else.
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import sys
 import time
 from pathlib import Path
@@ -36,7 +35,7 @@ from vision.train.dataset import IGNORE, PatchSet
 from vision.train.realcards import Photo, photos, realcards_dir
 from vision.train.realtune import hard_negatives, labelled_proposals
 from vision.train.scenes import SOFT_BLUR
-from vision.train.train_index import evaluate, make_data, mixed_with, train, write_weights
+from vision.train.train_index import evaluate, fine_tuning_options, make_data, mixed_with, train, write_weights
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "cards" / "weights" / "soft_index_net.npz"
 
@@ -95,15 +94,8 @@ def tune_on_soft_photos(net: IndexNet, labeller: IndexNet, data: PatchSet, args:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
-    ap.add_argument("--scenes", type=int, default=3_000, help="rendered scenes (training seeds), out of focus")
-    ap.add_argument("--val-scenes", type=int, default=200)
-    ap.add_argument("--epochs", type=int, default=4)
-    ap.add_argument("--lr", type=float, default=5e-4)
-    ap.add_argument("--seed", type=int, default=20)
-    ap.add_argument("--workers", type=int, default=max(1, min(4, multiprocessing.cpu_count())))
-    ap.add_argument("--start", type=Path, default=INDEX_WEIGHTS, help="the weights to fine-tune")
+    ap = fine_tuning_options(__doc__, DEFAULT_OUT, 3_000, "rendered scenes (training seeds), out of focus", 200,
+                             seed=20)
     ap.add_argument("--real-epochs", type=int, default=3,
                     help="then this many on the real photos' development split blurred, if present")
     ap.add_argument("--real-copies", type=int, default=3, help="blurred copies of each development photo")
