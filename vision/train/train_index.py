@@ -34,6 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.cards.indices import WEIGHTS as SHIPPED_INDEX_NET
 from vision.cards.net import NONE, Gate, IndexNet, Shape, gate_features, im2col3, init_params, maxpool2, softmax
 from vision.cards.proposals import patch_input
 from vision.train.dataset import IGNORE, PatchSet, build
@@ -301,7 +302,8 @@ def fine_tuning_options(doc: str, out: Path, scenes: int, scenes_help: str, val_
     ap.add_argument("--lr", type=float, default=5e-4)
     ap.add_argument("--seed", type=int, default=seed)
     ap.add_argument("--workers", type=int, default=max(1, min(4, multiprocessing.cpu_count())))
-    ap.add_argument("--start", type=Path, default=DEFAULT_OUT, help="the weights to fine-tune (the shipped index net)")
+    ap.add_argument("--start", type=Path, default=SHIPPED_INDEX_NET,
+                    help="the weights to fine-tune (the shipped index net)")
     return ap
 
 
