@@ -145,6 +145,45 @@ def test_batched_patch_maps_equal_the_single_ones():
     np.testing.assert_allclose(patch_affines(centre, down, span), single, atol=1e-9)
 
 
+def test_the_wide_view_sees_its_rectangle_of_the_index_frame():
+    from vision.cards.geometry import WIDE_VIEW, patch_affines
+
+    v = WIDE_VIEW
+    sx, sy = (v.x1 - v.x0) / v.width, (v.y1 - v.y0) / v.height
+    centre, down, span = np.array([[300.0, 200.0]]), np.array([[0.6, -0.8]]), np.array([11.0])
+    m = patch_affines(centre, down, span, v)[0]
+    frame = index_frame(centre[0], down[0], span[0])
+    # the first and the last pixels' centres are half a pixel inside the rectangle's corners
+    pixels = [[0, 0], [v.width - 1, v.height - 1]]
+    inside = [[v.x0 + sx / 2, v.y0 + sy / 2], [v.x1 - sx / 2, v.y1 - sy / 2]]
+    np.testing.assert_allclose(apply_affine(m, pixels), apply_affine(frame, inside), atol=1e-9)
+    # and it reaches past the middle of a poker card, where a two's or a three's top pip is
+    assert v.x0 < 0 < (POKER.width / 2 - POKER.index_x) / POKER.index_span < v.x1
+
+
+def test_a_wide_patch_is_cut_and_normalised_at_its_own_size():
+    from vision.cards.geometry import WIDE_VIEW
+    from vision.cards.proposals import Proposals
+
+    scene = Scene(camera=overhead_camera((160.0, 160.0), (400, 400)), cards=(CardPlacement("2c", 80.0, 80.0, 30.0),),
+                  mat_size_mm=(160.0, 160.0))
+    rendered = render(scene)
+    truth = scene_indices(rendered)[0]
+    props = Proposals(np.array([truth.centre]), np.array([truth.down]), np.array([truth.span]))
+    x = patch_input(cut_patches(rendered.image, props, WIDE_VIEW))
+    assert x.shape == (1, WIDE_VIEW.height, WIDE_VIEW.width, 2)
+    # a two of clubs: ink at the index (left) and at the top pip in the card's middle,
+    # clean stock between them below the card's top edge
+    ink = x[0, :, :, 0]
+    v = WIDE_VIEW
+    col = lambda spans: int((spans - v.x0) / (v.x1 - v.x0) * v.width)  # noqa: E731
+    row = lambda spans: int((spans - v.y0) / (v.y1 - v.y0) * v.height)  # noqa: E731
+    pip = (POKER.width / 2 - POKER.index_x) / POKER.index_span
+    assert ink[:, col(-0.3) : col(0.3)].max() > 0.8
+    assert ink[:, col(pip - 0.3) : col(pip + 0.3)].max() > 0.8
+    assert ink[row(-1.0) :, col(1.0) : col(pip - 0.9)].max() < 0.3
+
+
 def test_a_dark_cloth_corner_on_a_lighter_table_is_not_a_blurred_index():
     # The corner of a dark mat on wood thresholds into a blob the size of a merged rank and
     # suit; print on card stock has bright stock round it, the cloth does not.

@@ -127,6 +127,33 @@ def test_the_club_or_spade_script_tunes_the_given_weights_on_black_indices_alone
     assert ("out of focus" in printed) == soft
 
 
+def test_the_wide_witness_script_keeps_the_convolutions_it_starts_from_and_sees_the_wide_view(
+        tmp_path: Path, capsys):
+    from vision.cards.geometry import WIDE_VIEW
+    from vision.cards.net import WeightsError
+    from vision.train.train_black_suits import main as black_main
+
+    start, out = tmp_path / "start.npz", tmp_path / "wide.npz"
+    net = train(make_data(seed=3, samples=20, workers=1), Shape(channels=(4, 8, 8), hidden=16), epochs=1, seed=0,
+                batch=8, log=lambda m: None)
+    net.save(start)
+    # no epoch: the net as training begins it
+    assert black_main(["--wide", "--soft", "--out", str(out), "--start", str(start), "--scenes", "20",
+                       "--val-scenes", "1", "--epochs", "0", "--workers", "1"]) == 0
+    wide = IndexNet.load(out, (WIDE_VIEW.height, WIDE_VIEW.width))
+    assert (wide.shape.height, wide.shape.width) == (40, 64) and wide.shape.channels == (4, 8, 8)
+    # the convolutions are the start's (they slide over any patch); the dense layers, whose
+    # input is twice as wide, begin afresh
+    started = IndexNet.load(start)
+    for k in (1, 2, 3):
+        np.testing.assert_array_equal(wide.params[f"conv{k}.w"], started.params[f"conv{k}.w"])
+    assert wide.params["fc.w"].shape[0] == 2 * net.params["fc.w"].shape[0]
+    assert "black indices from 20 scenes out of focus" in capsys.readouterr().out
+    # the reader's index patch is not what these weights were made for, and loading says so
+    with pytest.raises(WeightsError, match="made for 40x64 patches"):
+        IndexNet.load(out)
+
+
 def test_the_soft_frame_script_tunes_the_given_weights_on_scenes_out_of_focus(tmp_path: Path, capsys):
     from vision.train.train_soft import main as soft_main
 

@@ -12,7 +12,9 @@ card by card, a card's two indices could part and make two cards: docs/benchmark
 session 38). The rank, and how likely the card is black at all, stay the index net's.
 In frames out of focus, read by the soft-frame net (:mod:`vision.cards.soft`), the second
 witness is one tuned on such frames (``SOFT_WEIGHTS``): asked there, the sharp frames' one
-read no more cards right than no second look (docs/benchmarks.md, sessions 39 and 40).
+read no more cards right than no second look (docs/benchmarks.md, sessions 39 and 40). And
+there a third witness may see more than the index: the card's top beside it, where a number
+card's first pips are (``SOFT_WIDE_WEIGHTS``, made by ``vision.train.train_black_suits``).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.cards.geometry import View
 from vision.cards.indices import CODES, IndexReading
 from vision.cards.net import SUIT_CLASSES, IndexNet
 from vision.cards.proposals import Proposals, cut_patches, patch_input
@@ -45,6 +48,14 @@ seen out of focus (club or spade right on other such indices 82.8 % -> 86.9 %).
 vision/cards/weights/black_suit_net.npz --workers 1`` makes it at commit e50916b (2001 s
 beside other runs; numpy 2.4.6, OpenCV 5.0.0), and the same file byte for byte with
 ``--workers 2`` (1381 s; docs/benchmarks.md, session 40)."""
+
+SOFT_WIDE_WEIGHTS = Path(__file__).resolve().parent / "weights" / "soft_wide_black_suit_net.npz"
+"""The third witness in frames out of focus, which sees the index and the card's top beside
+it (:data:`vision.cards.geometry.WIDE_VIEW`): where a blurred index's suit is a blot, the
+first pips beside it are larger. ``python -m vision.train.train_black_suits --wide --soft
+--scenes 6000 --epochs 8 --lr 2e-3 --start vision/cards/weights/soft_black_suit_net.npz
+--workers 2`` makes it. One trained on sharp frames, asked in sharp frames, read no more
+cards right (docs/benchmarks.md, session 44)."""
 
 BLACK = 0.5
 """A card is asked about when clubs and spades together hold at least this much of its
@@ -99,21 +110,26 @@ def clubs_against_spades(suit_p: np.ndarray) -> np.ndarray:
 
 
 def weigh_black_suits(image: np.ndarray, cards: Sequence[tuple[np.ndarray, Sequence[IndexReading]]],
-                      net: IndexNet) -> list[np.ndarray]:
+                      witnesses: Sequence[tuple[IndexNet, View]]) -> list[np.ndarray]:
     """For each card, given as its probabilities over CODES (:func:`unsure_black`) and its
     indices read in ``image``: the probabilities with their odds of club against spade
-    multiplied by ``net``'s, read on the same patches (their mean over the card's indices).
-    A card, not an index: a card's two indices stay one card's, whatever they read."""
+    multiplied by each witness's, a net read on patches seeing its view (their mean over the
+    card's indices). A card, not an index: a card's two indices stay one card's, whatever
+    they read."""
     if not cards:
         return []
     poses = [r for _, indices in cards for r in indices]
-    patches = cut_patches(image, Proposals(np.array([r.centre for r in poses]), np.array([r.down for r in poses]),
-                                           np.array([r.span for r in poses])))
-    second = clubs_against_spades(net.probabilities(patch_input(patches))[1])
+    at = Proposals(np.array([r.centre for r in poses]), np.array([r.down for r in poses]),
+                   np.array([r.span for r in poses]))
+    said = [clubs_against_spades(net.probabilities(patch_input(cut_patches(image, at, view)))[1])
+            for net, view in witnesses]
     out, k = [], 0
     for probs, indices in cards:
-        clubs = float(second[k : k + len(indices)].mean())
+        odds = club_share(probs)[1]  # in (0.01, 0.99): unsure_black
+        odds /= 1.0 - odds
+        for clubs in said:
+            share = min(max(float(clubs[k : k + len(indices)].mean()), 1e-6), 1.0 - 1e-6)
+            odds *= share / (1.0 - share)
         k += len(indices)
-        first = club_share(probs)[1]  # in (0.01, 0.99): unsure_black
-        out.append(with_club_share(probs, first * clubs / (first * clubs + (1.0 - first) * (1.0 - clubs))))
+        out.append(with_club_share(probs, odds / (1.0 + odds)))
     return out

@@ -27,7 +27,7 @@ from vision.cards.black_suits import (
     weigh_black_suits,
 )
 from vision.cards.edges import snap_outline
-from vision.cards.geometry import POKER, CardShape, apply_affine, index_frame
+from vision.cards.geometry import INDEX_VIEW, POKER, CardShape, View, apply_affine, index_frame
 from vision.cards.indices import CODES, IndexReader, IndexReading
 from vision.cards.net import IndexNet
 from vision.cards.pips import weigh_pips
@@ -498,15 +498,24 @@ class CardFinder:
         readings = self.readings(image, search, mask, soft)
         h, w = image.shape[:2]
         cards = assemble(readings, (w, h), self.shape, self.min_confidence, card_height_px)
-        second = self.soft_black_suits if soft and self.soft_black_suits is not None else self.black_suits
-        if second is not None:
-            self._look_again_at_black_suits(image, cards, second)
+        witnesses = self.black_suit_witnesses(soft)
+        if witnesses:
+            self._look_again_at_black_suits(image, cards, witnesses)
         return cards
 
-    def _look_again_at_black_suits(self, image: np.ndarray, cards: list[FoundCard], net: IndexNet) -> None:
+    def black_suit_witnesses(self, soft: bool) -> list[tuple[IndexNet, View]]:
+        """The nets asked club or spade after the index net, each with what it sees
+        (``vision.cards.black_suits``): in a sharp frame the club-or-spade net, on the index;
+        in a frame out of focus the one tuned on such frames."""
+        if soft and self.soft_black_suits is not None:
+            return [(self.soft_black_suits, INDEX_VIEW)]
+        return [] if self.black_suits is None else [(self.black_suits, INDEX_VIEW)]
+
+    def _look_again_at_black_suits(self, image: np.ndarray, cards: list[FoundCard],
+                                   witnesses: list[tuple[IndexNet, View]]) -> None:
         """Club or spade, for the cards the index net is unsure of (``vision.cards.black_suits``)."""
         ask = [(c, c.probs) for c in cards if c.probs is not None and c.indices and unsure_black(c.probs)]
-        weighed = weigh_black_suits(image, [(probs, c.indices) for c, probs in ask], net)
+        weighed = weigh_black_suits(image, [(probs, c.indices) for c, probs in ask], witnesses)
         for (card, _), probs in zip(ask, weighed, strict=True):
             card.probs = probs
             card.settle(*decide(probs), self.min_confidence)

@@ -86,16 +86,39 @@ def patch_affine(centre: np.ndarray, down: np.ndarray, span: float) -> np.ndarra
     return frame @ to_frame
 
 
-def patch_affines(centre: np.ndarray, down: np.ndarray, span: np.ndarray) -> np.ndarray:
-    """:func:`patch_affine` for many candidates at once: (N, 2, 3)."""
+@dataclass(frozen=True)
+class View:
+    """A rectangle of the index frame (spans: x to the card's right, y down it, the index's
+    centre at 0) seen as a ``width`` x ``height`` pixel patch."""
+
+    x0: float
+    x1: float
+    y0: float
+    y1: float
+    width: int
+    height: int
+
+
+INDEX_VIEW = View(-PATCH_SPANS_W / 2, PATCH_SPANS_W / 2, -PATCH_SPANS_H / 2, PATCH_SPANS_H / 2, PATCH_W, PATCH_H)
+"""The index alone, as the index net sees it."""
+
+WIDE_VIEW = View(-0.9, 4.3, -1.6, 1.6, 64, 40)
+"""The index and the card's top beside it, where a number card's first pips are: what the
+club-or-spade net's third witness sees (``vision.cards.black_suits``). Its height holds a
+covered card's strip in a fanned column; its width reaches the first pip of the others' left
+column and the upper part of a two's or a three's middle one (3.5 spans on a poker card)."""
+
+
+def patch_affines(centre: np.ndarray, down: np.ndarray, span: np.ndarray, view: View = INDEX_VIEW) -> np.ndarray:
+    """:func:`patch_affine` for many candidates at once, seeing ``view``: (N, 2, 3)."""
     ux, uy = down[:, 0], down[:, 1]
-    sx = PATCH_SPANS_W / PATCH_W * span
-    sy = PATCH_SPANS_H / PATCH_H * span
-    ox = 0.5 * PATCH_SPANS_W / PATCH_W - PATCH_SPANS_W / 2  # patch pixel 0 in spans, across
-    oy = 0.5 * PATCH_SPANS_H / PATCH_H - PATCH_SPANS_H / 2
+    sx = (view.x1 - view.x0) / view.width  # spans a patch pixel, across
+    sy = (view.y1 - view.y0) / view.height
+    ox = view.x0 + 0.5 * sx  # patch pixel 0's centre in spans, across
+    oy = view.y0 + 0.5 * sy
     m = np.empty((len(span), 2, 3))
-    m[:, 0, 0], m[:, 0, 1] = uy * sx, ux * sy
-    m[:, 1, 0], m[:, 1, 1] = -ux * sx, uy * sy
+    m[:, 0, 0], m[:, 0, 1] = uy * sx * span, ux * sy * span
+    m[:, 1, 0], m[:, 1, 1] = -ux * sx * span, uy * sy * span
     m[:, 0, 2] = centre[:, 0] + (uy * ox + ux * oy) * span
     m[:, 1, 2] = centre[:, 1] + (-ux * ox + uy * oy) * span
     return m

@@ -124,8 +124,9 @@ class IndexNet:
         self._dnn_net: Any = None
 
     @classmethod
-    def load(cls, path: Path) -> IndexNet:
-        """Weights saved by :meth:`save`; :class:`WeightsError` says what is wrong with a bad file."""
+    def load(cls, path: Path, patch: tuple[int, int] = (PATCH_H, PATCH_W)) -> IndexNet:
+        """Weights saved by :meth:`save`, made for ``patch`` (height, width: by default the
+        index patch the reader cuts); :class:`WeightsError` says what is wrong with a bad file."""
         try:
             with np.load(path) as data:
                 arrays = {k: data[k] for k in data.files}
@@ -140,9 +141,9 @@ class IndexNet:
             )
         except KeyError as exc:
             raise WeightsError(f"{path}: not an index-classifier weights file (no {exc})") from exc
-        if (shape.height, shape.width) != (Shape.height, Shape.width):
+        if (shape.height, shape.width) != patch:
             raise WeightsError(f"{path}: made for {shape.height}x{shape.width} patches, the reader cuts "
-                               f"{Shape.height}x{Shape.width}: retrain (python -m vision.train.train_index)")
+                               f"{patch[0]}x{patch[1]}: retrain (python -m vision.train.train_index)")
         gate = None
         if "gate.threshold" in arrays:
             threshold = float(arrays.pop("gate.threshold"))

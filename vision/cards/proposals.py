@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from vision.blobs import components
-from vision.cards.geometry import PATCH_H, PATCH_W, patch_affines
+from vision.cards.geometry import INDEX_VIEW, View, patch_affines
 
 
 @dataclass(frozen=True)
@@ -523,17 +523,18 @@ def propose(
     return Proposals(found.centre + offset, found.down, found.span) if len(found) else found
 
 
-def cut_patches(image: np.ndarray, proposals: Proposals) -> np.ndarray:
-    """The upright PATCH_HxPATCH_W BGR patch of every candidate, (N, H, W, 3) uint8."""
-    out = np.empty((len(proposals), PATCH_H, PATCH_W, 3), np.uint8)
+def cut_patches(image: np.ndarray, proposals: Proposals, view: View = INDEX_VIEW) -> np.ndarray:
+    """The upright BGR patch of every candidate seeing ``view`` (by default the index alone,
+    PATCH_HxPATCH_W), (N, H, W, 3) uint8."""
+    out = np.empty((len(proposals), view.height, view.width, 3), np.uint8)
     if image.ndim == 2:
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
-    affines = patch_affines(proposals.centre, proposals.down, proposals.span)
+    affines = patch_affines(proposals.centre, proposals.down, proposals.span, view)
     for k in range(len(proposals)):
         out[k] = cv2.warpAffine(
             image,
             affines[k],
-            (PATCH_W, PATCH_H),
+            (view.width, view.height),
             flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
             borderMode=cv2.BORDER_REPLICATE,
         )
@@ -543,10 +544,10 @@ def cut_patches(image: np.ndarray, proposals: Proposals) -> np.ndarray:
 def _dark(patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each BGR patch's darkest colour channel (red ink is dark there too), (N, H, W), and
     the same smoothed 3x3, (N, H*W): one noisy pixel sets neither the paper nor a stroke."""
-    n = len(patches)
+    n, h, w = patches.shape[:3]
     # elementwise minimum: much faster than a reduction over the three-long colour axis
     dark = np.minimum(np.minimum(patches[..., 0], patches[..., 1]), patches[..., 2])
-    return dark, cv2.blur(dark.reshape(n * PATCH_H, PATCH_W), (3, 3)).reshape(n, -1)
+    return dark, cv2.blur(dark.reshape(n * h, w), (3, 3)).reshape(n, -1)
 
 
 def ink_depth(patches: np.ndarray) -> np.ndarray:
@@ -567,9 +568,9 @@ def patch_input(patches: np.ndarray) -> np.ndarray:
     what tells a heart from a spade when the glyph is a few pixels tall. The card stock's
     level is the brightest 3x3 neighbourhood of the patch (one hot pixel cannot set it).
     """
-    n = len(patches)
+    n, h, w = patches.shape[:3]
     if n == 0:
-        return np.zeros((0, PATCH_H, PATCH_W, 2), np.float32)
+        return np.zeros((0, h, w, 2), np.float32)
     dark, smooth = _dark(patches)
     paper = smooth.max(axis=1).astype(np.float32)[:, None]
     darkest = dark.reshape(n, -1).min(axis=1).astype(np.float32)[:, None]
@@ -577,5 +578,5 @@ def patch_input(patches: np.ndarray) -> np.ndarray:
     ink = (paper - d) / np.maximum(paper - darkest, 24.0)
     p = patches.reshape(n, -1, 3).astype(np.float32)
     red = (p[..., 2] - np.maximum(p[..., 0], p[..., 1])) / np.maximum(paper, 24.0)
-    out = np.stack([ink, red], axis=2).reshape(n, PATCH_H, PATCH_W, 2)
+    out = np.stack([ink, red], axis=2).reshape(n, h, w, 2)
     return np.clip(out, -1.0, 1.5).astype(np.float32)

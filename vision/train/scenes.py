@@ -13,6 +13,7 @@ from dataclasses import replace
 import numpy as np
 
 from companion.cards import BACK, JOKER
+from vision.cards.geometry import INDEX_VIEW, View
 from vision.cards.proposals import RANK_SHARE, GlyphSearch, cut_patches, propose
 from vision.render.faces import BASE_PX_PER_MM, CardStyle, index_box_mm
 from vision.render.scene import CardPlacement, RenderedScene, Scene, card_points_mm
@@ -106,8 +107,15 @@ def soft_scene(scene: Scene, rng: np.random.Generator) -> Scene:
     return replace(scene, effects=replace(scene.effects, blur_sigma=blur, motion_px=0.0))
 
 
-def scene_patch_set(seed: int, rng: np.random.Generator, negatives: int = 60, soft: bool = False) -> PatchSet:
-    """Labelled patches from the random rendered scene ``seed`` (``soft``: out of focus)."""
+SCENE_NEGATIVES = 60
+"""At most this many candidates that are no index kept from a training scene (and at most two
+for each index and ten)."""
+
+
+def scene_patch_set(seed: int, rng: np.random.Generator, negatives: int = SCENE_NEGATIVES, soft: bool = False,
+                    view: View = INDEX_VIEW) -> PatchSet:
+    """Labelled patches seeing ``view`` from the random rendered scene ``seed`` (``soft``: out
+    of focus), and at most ``negatives`` that are no index."""
     from vision.render.scene import render
 
     scene = random_scene(seed)
@@ -124,5 +132,5 @@ def scene_patch_set(seed: int, rng: np.random.Generator, negatives: int = 60, so
     if len(neg) > most:
         neg = rng.choice(neg, most, replace=False)
     keep = np.concatenate([pos, neg]).astype(int)
-    return PatchSet(cut_patches(rendered.image, props.subset(keep)), rank[keep].astype(np.int8),
+    return PatchSet(cut_patches(rendered.image, props.subset(keep), view), rank[keep].astype(np.int8),
                     suit[keep].astype(np.int8))

@@ -4,7 +4,13 @@ cut where the reader cuts them in rendered scenes (training seeds only).
     python -m vision.train.train_black_suits --out vision/cards/weights/black_suit_net.npz
 
 and with ``--soft``, the one for frames out of focus, on scenes seen out of focus
-(``vision.cards.soft``).
+(``vision.cards.soft``). With ``--wide --soft``, the third witness in such frames, which sees
+the index and the card's top beside it (``vision.cards.geometry.WIDE_VIEW``, where a number
+card's first pips are): a net of the same layers on that wider patch, its convolutions
+started from ``--start``'s and the rest drawn fresh, written to
+``vision/cards/weights/soft_wide_black_suit_net.npz`` unless ``--out`` says otherwise
+(``--wide`` alone, on sharp frames, to ``wide_black_suit_net.npz`` beside it: measured, not
+shipped).
 
 The reader asks it only about a card the index net reads as a club or a spade without
 being sure which (``vision.cards.black_suits``). Everything is drawn from ``--seed`` (the
@@ -26,10 +32,12 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.cards.black_suits import clubs_against_spades
-from vision.cards.net import SUIT_CLASSES, IndexNet
+from vision.cards.black_suits import SOFT_WIDE_WEIGHTS, clubs_against_spades
+from vision.cards.geometry import INDEX_VIEW, WIDE_VIEW
+from vision.cards.net import SUIT_CLASSES, IndexNet, Shape, init_params
 from vision.cards.proposals import patch_input
 from vision.train.dataset import PatchSet
+from vision.train.scenes import SCENE_NEGATIVES
 from vision.train.train_index import fine_tuning_options, make_data, train, write_weights
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "cards" / "weights" / "black_suit_net.npz"
@@ -47,20 +55,40 @@ def club_or_spade_right(net: IndexNet, data: PatchSet) -> float:
     return float(((clubs >= 0.5) == (data.suit == CLUB)).mean()) if len(data) else float("nan")
 
 
+def widened(start: IndexNet, seed: int) -> IndexNet:
+    """A net for the wide view's patches: ``start``'s convolutions (they slide over any
+    patch), its dense layers, whose size follows the patch's, drawn fresh from ``seed``."""
+    shape = Shape(channels=start.shape.channels, hidden=start.shape.hidden, height=WIDE_VIEW.height,
+                  width=WIDE_VIEW.width)
+    params = init_params(shape, np.random.default_rng(seed))
+    for name in params:
+        if name.startswith("conv"):
+            params[name] = start.params[name].copy()
+    return IndexNet(params, shape)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = fine_tuning_options(__doc__, DEFAULT_OUT, 6_000, "rendered scenes (training seeds) to cut indices from",
                              300, seed=10)
     ap.add_argument("--soft", action="store_true", help="scenes seen out of focus (vision.cards.soft)")
+    ap.add_argument("--wide", action="store_true",
+                    help="the third witness, seeing the index and the card's top beside it")
     args = ap.parse_args(argv)
+    if args.wide and args.out == DEFAULT_OUT:
+        args.out = SOFT_WIDE_WEIGHTS if args.soft else DEFAULT_OUT.with_name("wide_black_suit_net.npz")
 
     t0 = time.time()
-    data = black_indices(make_data(args.seed, 0, args.workers, args.scenes, args.soft))
-    val = black_indices(make_data(args.seed + 7919, 0, args.workers, args.val_scenes, args.soft))
+    view, negatives = (WIDE_VIEW, 0) if args.wide else (INDEX_VIEW, SCENE_NEGATIVES)
+    data = black_indices(make_data(args.seed, 0, args.workers, args.scenes, args.soft, view, negatives))
+    val = black_indices(make_data(args.seed + 7919, 0, args.workers, args.val_scenes, args.soft, view, negatives))
     seen = " out of focus" if args.soft else ""
     print(f"data: {len(data)} black indices from {args.scenes} scenes{seen} ({len(val)} to check), "
           f"{time.time() - t0:.0f} s", flush=True)
     start = IndexNet.load(args.start)
-    print(f"club or spade right, the weights started from: {club_or_spade_right(start, val):.4f}", flush=True)
+    if args.wide:
+        start = widened(start, args.seed)
+    else:
+        print(f"club or spade right, the weights started from: {club_or_spade_right(start, val):.4f}", flush=True)
     net = train(data, start.shape, args.epochs, args.seed, lr=args.lr, start=start,
                 log=lambda m: print(m, flush=True))
     print(f"club or spade right, tuned: {club_or_spade_right(net, val):.4f}", flush=True)

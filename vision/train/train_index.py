@@ -34,11 +34,13 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.cards.geometry import INDEX_VIEW, View
 from vision.cards.indices import WEIGHTS as SHIPPED_INDEX_NET
 from vision.cards.net import NONE, Gate, IndexNet, Shape, gate_features, im2col3, init_params, maxpool2, softmax
 from vision.cards.proposals import patch_input
 from vision.train.dataset import IGNORE, PatchSet, build
 from vision.train.realtune import HARD_NEGATIVES
+from vision.train.scenes import SCENE_NEGATIVES
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "cards" / "weights" / "index_net.npz"
 CHUNK = 250  # corner samples per work unit: the unit of determinism, whatever the worker count
@@ -136,24 +138,28 @@ class Adam:
 SCENE_CHUNK = 10
 
 
-def _chunk(args: tuple[str, int, int, int]) -> PatchSet:
-    kind, seed, index, count = args
+def _chunk(args: tuple[str, int, int, int, View, int]) -> PatchSet:
+    kind, seed, index, count, view, negatives = args
     if kind == "corners":
         return build(seed * 100_003 + index, count)
     from vision.train.scenes import TRAIN_SEED_BASE, scene_patch_set
 
     rng = np.random.default_rng([seed, index])
     first = TRAIN_SEED_BASE + seed * 100_003 + index * SCENE_CHUNK
-    return PatchSet.concat([scene_patch_set(first + k, rng, soft=kind == "soft scenes") for k in range(count)])
+    return PatchSet.concat([scene_patch_set(first + k, rng, negatives, kind == "soft scenes", view)
+                            for k in range(count)])
 
 
-def make_data(seed: int, samples: int, workers: int, scenes: int = 0, soft: bool = False) -> PatchSet:
+def make_data(seed: int, samples: int, workers: int, scenes: int = 0, soft: bool = False,
+              view: View = INDEX_VIEW, negatives: int = SCENE_NEGATIVES) -> PatchSet:
     """Patches from ``samples`` corner samples and ``scenes`` rendered scenes (training seeds
-    only; ``soft``: seen out of focus), built in fixed chunks so the result does not depend
-    on ``workers``."""
-    jobs = [("corners", seed, i, min(CHUNK, samples - i * CHUNK)) for i in range((samples + CHUNK - 1) // CHUNK)]
-    jobs += [("soft scenes" if soft else "scenes", seed, i, min(SCENE_CHUNK, scenes - i * SCENE_CHUNK))
-             for i in range((scenes + SCENE_CHUNK - 1) // SCENE_CHUNK)]
+    only; ``soft``: seen out of focus; the scenes' patches seeing ``view``, with at most
+    ``negatives`` a scene that are no index), built in fixed chunks so the result does not
+    depend on ``workers``."""
+    jobs = [("corners", seed, i, min(CHUNK, samples - i * CHUNK), view, negatives)
+            for i in range((samples + CHUNK - 1) // CHUNK)]
+    jobs += [("soft scenes" if soft else "scenes", seed, i, min(SCENE_CHUNK, scenes - i * SCENE_CHUNK), view,
+              negatives) for i in range((scenes + SCENE_CHUNK - 1) // SCENE_CHUNK)]
     if workers <= 1:
         parts = [_chunk(j) for j in jobs]
     else:
