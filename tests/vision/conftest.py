@@ -1,7 +1,7 @@
 """Fixtures the vision tests share: the scene renderer, and the default Pool Party board
 and its mat layout. Module-scoped, as each test module had them: the renderer's caches and
 the mat stay warm within a module. And readings of an index made up, and what pips
-may do to them."""
+may do to them, and club-or-spade witnesses that say one suit whatever they see."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pytest
 
 from companion.games.poolparty import Board
 from vision.cards.indices import CODES
+from vision.cards.net import SUIT_CLASSES, IndexNet
 from vision.mat.pool import pool_layout
 from vision.render.scene import SceneRenderer
 
@@ -45,3 +46,11 @@ def only_black_pair_moved(before: np.ndarray, after: np.ndarray, rank: str) -> b
     others = np.ones(len(CODES), bool)
     others[pair] = False
     return bool(np.isclose(after[pair].sum(), before[pair].sum()) and np.array_equal(after[others], before[others]))
+
+
+def always_says(suit: str, net: IndexNet) -> IndexNet:
+    """A club-or-spade witness of ``net``'s shape that says ``suit`` whatever it is shown."""
+    params = dict(net.params)
+    params["suit.w"] = np.zeros_like(params["suit.w"])
+    params["suit.b"] = np.where(np.arange(len(SUIT_CLASSES)) == SUIT_CLASSES.index(suit), 50.0, 0.0)
+    return IndexNet(params, net.shape)

@@ -7,12 +7,23 @@ import hashlib
 import numpy as np
 import pytest
 
-from vision.cards.black_suits import WEIGHTS, WEIGHTS_SHA256, club_share, unsure_black, with_club_share
+from vision.cards.black_suits import (
+    WEIGHTS,
+    WEIGHTS_SHA256,
+    club_share,
+    default_black_suit_net,
+    unsure_black,
+    weigh_black_suits,
+    with_club_share,
+)
 from vision.cards.detect import CardFinder
-from vision.cards.indices import CODES, IndexReader
+from vision.cards.geometry import INDEX_VIEW
+from vision.cards.indices import CODES, IndexReader, IndexReading
 from vision.reader import CardReader
 from vision.render.scene import render
 from vision.render.synth import KINDS, random_scene
+
+from .conftest import always_says
 
 
 def _probs(probs: dict[str, float]) -> np.ndarray:
@@ -37,6 +48,22 @@ def test_a_second_look_moves_probability_between_club_and_spade_only():
     assert q[CODES.index("7c")] == pytest.approx(0.7 * 0.25) and q[CODES.index("7s")] == pytest.approx(0.7 * 0.75)
     assert q[CODES.index("Tc")] == pytest.approx(0.05) and q[CODES.index("Ts")] == pytest.approx(0.15)
     assert club_share(q) == pytest.approx((0.9, 0.25))
+
+
+def test_the_witnesses_odds_of_club_against_spade_multiply():
+    image = np.full((120, 160, 3), 200, np.uint8)
+    probs = _probs({"7c": 0.6, "7s": 0.4})
+    indices = [IndexReading("7c", 0.6, 0.9, np.array([40.0, 40.0]), np.array([0.0, 1.0]), 10.0),
+               IndexReading("7c", 0.6, 0.9, np.array([120.0, 80.0]), np.array([0.0, -1.0]), 10.0)]
+    spade = (always_says("s", default_black_suit_net()), INDEX_VIEW)
+    club = (always_says("c", default_black_suit_net()), INDEX_VIEW)
+    # a witness sure of a spade outweighs the index net's 3 to 2 for a club
+    assert club_share(weigh_black_suits(image, [(probs, indices)], [spade])[0])[1] < 1e-4
+    # two witnesses, as sure of a club as the other of a spade, cancel: the index net's odds stay
+    both = weigh_black_suits(image, [(probs, indices)], [spade, club])[0]
+    assert club_share(both) == pytest.approx((1.0, 0.6))
+    # no witness, no change
+    assert club_share(weigh_black_suits(image, [(probs, indices)], [])[0])[1] == pytest.approx(0.6)
 
 
 @pytest.mark.parametrize(("seed", "code", "which"), [(2119, "2s", 0), (2237, "Jc", 0)])

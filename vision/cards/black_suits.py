@@ -13,8 +13,9 @@ session 38). The rank, and how likely the card is black at all, stay the index n
 In frames out of focus, read by the soft-frame net (:mod:`vision.cards.soft`), the second
 witness is one tuned on such frames (``SOFT_WEIGHTS``): asked there, the sharp frames' one
 read no more cards right than no second look (docs/benchmarks.md, sessions 39 and 40). And
-there a third witness may see more than the index: the card's top beside it, where a number
-card's first pips are (``SOFT_WIDE_WEIGHTS``, made by ``vision.train.train_black_suits``).
+there a third witness sees more than the index: the card's top beside it, where a number
+card's first pips are, larger than the index's suit and often plainer once blurred
+(``SOFT_WIDE_WEIGHTS``; docs/benchmarks.md, session 44).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.cards.geometry import View
+from vision.cards.geometry import WIDE_VIEW, View
 from vision.cards.indices import CODES, IndexReading
 from vision.cards.net import SUIT_CLASSES, IndexNet
 from vision.cards.proposals import Proposals, cut_patches, patch_input
@@ -50,12 +51,15 @@ beside other runs; numpy 2.4.6, OpenCV 5.0.0), and the same file byte for byte w
 ``--workers 2`` (1381 s; docs/benchmarks.md, session 40)."""
 
 SOFT_WIDE_WEIGHTS = Path(__file__).resolve().parent / "weights" / "soft_wide_black_suit_net.npz"
+SOFT_WIDE_WEIGHTS_SHA256 = "14cc10735b56bdc16d25dce40d9eede68f20b8c53af50131c1848e139807f484"
 """The third witness in frames out of focus, which sees the index and the card's top beside
 it (:data:`vision.cards.geometry.WIDE_VIEW`): where a blurred index's suit is a blot, the
 first pips beside it are larger. ``python -m vision.train.train_black_suits --wide --soft
 --scenes 6000 --epochs 8 --lr 2e-3 --start vision/cards/weights/soft_black_suit_net.npz
---workers 2`` makes it. One trained on sharp frames, asked in sharp frames, read no more
-cards right (docs/benchmarks.md, session 44)."""
+--workers 2`` makes it at commit b526163 (1549 s on two cores; numpy 2.4.6, OpenCV 5.0.0):
+the soft frames' club-or-spade net's convolutions, its dense layers trained afresh. One
+trained on sharp frames and asked in sharp frames read no more cards right
+(docs/benchmarks.md, session 44)."""
 
 BLACK = 0.5
 """A card is asked about when clubs and spades together hold at least this much of its
@@ -80,6 +84,13 @@ def default_soft_black_suit_net() -> IndexNet:
     """The shipped weights for frames out of focus (``vision/cards/weights/soft_black_suit_net.npz``),
     loaded once."""
     return IndexNet.load(SOFT_WEIGHTS)
+
+
+@cache
+def default_soft_wide_black_suit_net() -> IndexNet:
+    """The shipped third witness for frames out of focus
+    (``vision/cards/weights/soft_wide_black_suit_net.npz``), loaded once."""
+    return IndexNet.load(SOFT_WIDE_WEIGHTS, (WIDE_VIEW.height, WIDE_VIEW.width))
 
 
 def club_share(probs: np.ndarray) -> tuple[float, float]:

@@ -23,11 +23,12 @@ from companion.cards import JOKER
 from vision.cards.black_suits import (
     default_black_suit_net,
     default_soft_black_suit_net,
+    default_soft_wide_black_suit_net,
     unsure_black,
     weigh_black_suits,
 )
 from vision.cards.edges import snap_outline
-from vision.cards.geometry import INDEX_VIEW, POKER, CardShape, View, apply_affine, index_frame
+from vision.cards.geometry import INDEX_VIEW, POKER, WIDE_VIEW, CardShape, View, apply_affine, index_frame
 from vision.cards.indices import CODES, IndexReader, IndexReading
 from vision.cards.net import IndexNet
 from vision.cards.pips import weigh_pips
@@ -474,7 +475,8 @@ class CardFinder:
 
     def __init__(self, reader: IndexReader | None = None, shape: CardShape = POKER,
                  min_confidence: float = 0.5, black_suits: IndexNet | None = None,
-                 soft: IndexReader | None = None, soft_black_suits: IndexNet | None = None) -> None:
+                 soft: IndexReader | None = None, soft_black_suits: IndexNet | None = None,
+                 soft_wide_black_suits: IndexNet | None = None) -> None:
         self.reader = reader or IndexReader()
         self.shape = shape
         self.min_confidence = min_confidence
@@ -483,6 +485,8 @@ class CardFinder:
         self.black_suits = black_suits or (default_black_suit_net() if reader is None else None)
         self.soft = soft or (IndexReader(default_soft_net()) if reader is None else None)
         self.soft_black_suits = soft_black_suits or (default_soft_black_suit_net() if reader is None else None)
+        self.soft_wide_black_suits = soft_wide_black_suits or (
+            default_soft_wide_black_suit_net() if reader is None else None)
 
     def readings(self, image: np.ndarray, search: GlyphSearch = DEFAULT_SEARCH,
                  mask: np.ndarray | None = None, soft: bool = False) -> list[IndexReading]:
@@ -506,9 +510,13 @@ class CardFinder:
     def black_suit_witnesses(self, soft: bool) -> list[tuple[IndexNet, View]]:
         """The nets asked club or spade after the index net, each with what it sees
         (``vision.cards.black_suits``): in a sharp frame the club-or-spade net, on the index;
-        in a frame out of focus the one tuned on such frames."""
+        in a frame out of focus the one tuned on such frames, on the index, and the wide one,
+        on the index and the card's top beside it."""
         if soft and self.soft_black_suits is not None:
-            return [(self.soft_black_suits, INDEX_VIEW)]
+            witnesses = [(self.soft_black_suits, INDEX_VIEW)]
+            if self.soft_wide_black_suits is not None:
+                witnesses.append((self.soft_wide_black_suits, WIDE_VIEW))
+            return witnesses
         return [] if self.black_suits is None else [(self.black_suits, INDEX_VIEW)]
 
     def _look_again_at_black_suits(self, image: np.ndarray, cards: list[FoundCard],
