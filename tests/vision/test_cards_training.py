@@ -152,6 +152,9 @@ def test_the_wide_witness_script_keeps_the_convolutions_it_starts_from_and_sees_
     # the reader's index patch is not what these weights were made for, and loading says so
     with pytest.raises(WeightsError, match="made for 40x64 patches"):
         IndexNet.load(out)
+    # corner samples are the index net's alone: asked for seeing the wide view, a clear refusal
+    with pytest.raises(ValueError, match="corner samples"):
+        make_data(seed=3, samples=20, workers=1, view=WIDE_VIEW)
 
 
 def test_the_soft_frame_script_tunes_the_given_weights_on_scenes_out_of_focus(tmp_path: Path, capsys):

@@ -57,10 +57,9 @@ it (:data:`vision.cards.geometry.WIDE_VIEW`): where a blurred index's suit is a 
 first pips beside it are larger. ``python -m vision.train.train_black_suits --wide --soft
 --scenes 6000 --epochs 8 --lr 2e-3 --start vision/cards/weights/soft_black_suit_net.npz
 --workers 2`` makes it at commit b526163 (1549 s on two cores; numpy 2.4.6, OpenCV 5.0.0),
-and the same file byte for byte a second time (1465 s):
-the soft frames' club-or-spade net's convolutions, its dense layers trained afresh. One
-trained on sharp frames and asked in sharp frames read no more cards right
-(docs/benchmarks.md, session 44)."""
+and the same file byte for byte a second time (1465 s): the soft frames' club-or-spade
+net's convolutions, its dense layers trained afresh. One trained on sharp frames and asked
+in sharp frames read no more cards right (docs/benchmarks.md, session 44)."""
 
 BLACK = 0.5
 """A card is asked about when clubs and spades together hold at least this much of its

@@ -143,7 +143,8 @@ class IndexNet:
             raise WeightsError(f"{path}: not an index-classifier weights file (no {exc})") from exc
         if (shape.height, shape.width) != patch:
             raise WeightsError(f"{path}: made for {shape.height}x{shape.width} patches, the reader cuts "
-                               f"{patch[0]}x{patch[1]}: retrain (python -m vision.train.train_index)")
+                               f"{patch[0]}x{patch[1]}: retrain (with the script its provenance names, "
+                               "python -m vision.train.train_index for the index net)")
         gate = None
         if "gate.threshold" in arrays:
             threshold = float(arrays.pop("gate.threshold"))

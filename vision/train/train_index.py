@@ -40,7 +40,7 @@ from vision.cards.net import NONE, Gate, IndexNet, Shape, gate_features, im2col3
 from vision.cards.proposals import patch_input
 from vision.train.dataset import IGNORE, PatchSet, build
 from vision.train.realtune import HARD_NEGATIVES
-from vision.train.scenes import SCENE_NEGATIVES
+from vision.train.scenes import SCENE_NEGATIVES, TRAIN_SEED_BASE, scene_patch_set
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "cards" / "weights" / "index_net.npz"
 CHUNK = 250  # corner samples per work unit: the unit of determinism, whatever the worker count
@@ -142,8 +142,6 @@ def _chunk(args: tuple[str, int, int, int, View, int]) -> PatchSet:
     kind, seed, index, count, view, negatives = args
     if kind == "corners":
         return build(seed * 100_003 + index, count)
-    from vision.train.scenes import TRAIN_SEED_BASE, scene_patch_set
-
     rng = np.random.default_rng([seed, index])
     first = TRAIN_SEED_BASE + seed * 100_003 + index * SCENE_CHUNK
     return PatchSet.concat([scene_patch_set(first + k, rng, negatives, kind == "soft scenes", view)
@@ -155,7 +153,9 @@ def make_data(seed: int, samples: int, workers: int, scenes: int = 0, soft: bool
     """Patches from ``samples`` corner samples and ``scenes`` rendered scenes (training seeds
     only; ``soft``: seen out of focus; the scenes' patches seeing ``view``, with at most
     ``negatives`` a scene that are no index), built in fixed chunks so the result does not
-    depend on ``workers``."""
+    depend on ``workers``. Corner samples are cut for the index net alone, seeing the index."""
+    if samples and view != INDEX_VIEW:
+        raise ValueError(f"corner samples are cut seeing the index alone, not {view}: ask for scenes only")
     jobs = [("corners", seed, i, min(CHUNK, samples - i * CHUNK), view, negatives)
             for i in range((samples + CHUNK - 1) // CHUNK)]
     jobs += [("soft scenes" if soft else "scenes", seed, i, min(SCENE_CHUNK, scenes - i * SCENE_CHUNK), view,
