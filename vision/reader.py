@@ -23,7 +23,7 @@ from vision.cards.backs import Box, MatView, find_backs, looked_at
 from vision.cards.detect import CardFinder, FoundCard
 from vision.cards.geometry import POKER, CardShape
 from vision.cards.indices import IndexReading
-from vision.cards.proposals import RANK_SHARE, GlyphSearch, ink_image
+from vision.cards.proposals import RANK_SHARE, GlyphSearch
 from vision.cards.soft import FOCUS_LIMIT, out_of_focus
 from vision.frame import Frame
 from vision.mat.calibration import Calibration, MatCalibrator
@@ -330,9 +330,9 @@ MARKER_CELLS = 6
 
 def _mask_marker_cells(mask: np.ndarray, image: np.ndarray, outline: np.ndarray) -> None:
     """Zero in ``mask`` the black cells that still show of a marker (``outline``, image
-    px) that the calibration did not see: dark blocks a cell's size or more. A card's index
-    lying over the marker is print of thin strokes, which an opening half a cell wide
-    takes away, so it stays to be read."""
+    px) that the calibration did not see: blocks a cell's size or more, dark in every
+    channel. A card's index lying over the marker is print of thin strokes, which an
+    opening half a cell wide takes away, or red, so it stays to be read."""
     import cv2
 
     x, y, w, h = cv2.boundingRect(np.round(outline).astype(np.int32))
@@ -340,9 +340,13 @@ def _mask_marker_cells(mask: np.ndarray, image: np.ndarray, outline: np.ndarray)
     x1, y1 = min(mask.shape[1], x + w), min(mask.shape[0], y + h)
     if x1 <= x0 or y1 <= y0:
         return
-    ink = ink_image(image[y0:y1, x0:x1])
-    lo, hi = np.percentile(ink, (5, 95))
-    dark = (ink < (lo + hi) / 2).astype(np.uint8)
+    # a marker is black and white, dark in every channel: in its brightest one (not the
+    # darkest, where red print is dark too) a red suit lying on it is no cell (a large
+    # index's heart is a block half a cell wide: docs/benchmarks.md, session 47)
+    patch = image[y0:y1, x0:x1]
+    bright = patch.max(axis=2) if patch.ndim == 3 else patch
+    lo, hi = np.percentile(bright, (5, 95))
+    dark = (bright < (lo + hi) / 2).astype(np.uint8)
     inside = np.zeros_like(dark)
     cv2.fillPoly(inside, [np.round(outline - [x0, y0]).astype(np.int32)], 1)
     # under half a cell: one cell alone survives the opening, blurred and turned
