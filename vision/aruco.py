@@ -9,12 +9,17 @@ never asks which OpenCV it runs on.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import cv2
 import numpy as np
 
 DEFAULT_DICTIONARY = "DICT_4X4_250"
+MARKER_CELLS = 6
+"""A marker's side in cells: the 4x4 code and its one-cell black border (``borderBits=1``)."""
+CELL_SQUARE = np.array([[0, 0], [MARKER_CELLS, 0], [MARKER_CELLS, MARKER_CELLS], [0, MARKER_CELLS]], np.float32)
+"""A marker's corners in cell units, in ArUco's order (clockwise from its top-left)."""
 
 
 class ArucoUnavailable(RuntimeError):
@@ -60,6 +65,15 @@ def marker_image(marker_id: int, side_px: int, name: str = DEFAULT_DICTIONARY) -
     if hasattr(aruco, "generateImageMarker"):
         return np.asarray(aruco.generateImageMarker(dic, int(marker_id), int(side_px), borderBits=1))
     return np.asarray(aruco.drawMarker(dic, int(marker_id), int(side_px), borderBits=1))
+
+
+@cache
+def marker_cells(marker_id: int, name: str = DEFAULT_DICTIONARY) -> np.ndarray:
+    """Marker ``marker_id``'s cells as printed, border included: (MARKER_CELLS,
+    MARKER_CELLS) bool, True where white. Read-only: one copy serves every caller."""
+    cells = marker_image(marker_id, MARKER_CELLS, name) > 127
+    cells.setflags(write=False)
+    return cells
 
 
 def marker_sides(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

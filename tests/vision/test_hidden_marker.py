@@ -5,8 +5,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.aruco import DEFAULT_DICTIONARY, marker_image
-from vision.mat.hidden_marker import MARKER_CELLS, mask_hidden_marker
+from vision.aruco import DEFAULT_DICTIONARY, MARKER_CELLS, marker_image
+from vision.mat.hidden_marker import mask_hidden_marker
 
 CELL = 10
 SIDE = MARKER_CELLS * CELL

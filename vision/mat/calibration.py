@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from vision.aruco import MarkerDetector, marker_image, marker_sides
+from vision.aruco import CELL_SQUARE, MARKER_CELLS, MarkerDetector, marker_cells, marker_sides
 from vision.focus import edge_blur_px, edge_blurs_px
 from vision.mat.layout import MatLayout
 from vision.profiles import across
@@ -57,7 +57,8 @@ the last measure: focus changes when someone turns the lens, not from frame to f
 # Where each marker cell is read: a 3 x 3 grid in the middle half of every cell.
 _SUB = np.array([0.3, 0.5, 0.7])
 _CELL_SAMPLES = np.array(
-    [[cx + sx, cy + sy, 1.0] for cy in range(6) for cx in range(6) for sy in _SUB for sx in _SUB], np.float64
+    [[cx + sx, cy + sy, 1.0] for cy in range(MARKER_CELLS) for cx in range(MARKER_CELLS) for sy in _SUB for sx in _SUB],
+    np.float64,
 )
 
 
@@ -142,7 +143,7 @@ class MatCalibrator:
         self._detector = MarkerDetector(layout.dictionary, refine_subpix=False)
         self._points = layout.marker_points()
         # Each marker's cells (border included) as the printer drew them: 1 px per cell.
-        self._cells = {m.id: marker_image(m.id, 6, layout.dictionary) > 127 for m in layout.markers}
+        self._cells = {m.id: marker_cells(m.id, layout.dictionary) for m in layout.markers}
         self.current = Calibration(reason="no frame seen yet")
         self._blur_t_ns: int | None = None
         """When the camera's blur was last measured (a lens does not refocus by itself)."""
@@ -221,15 +222,14 @@ class MatCalibrator:
         return np.where(ok[:, None, None], out, c).astype(np.float32), ok
 
     def read_cells(self, gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
-        """Each marker's 6 x 6 cells (border included) as mean grey levels, (M, 6, 6),
-        sampled through the quad ``corners`` (M, 4, 2)."""
-        unit = np.array([[0, 0], [6, 0], [6, 6], [0, 6]], np.float32)
-        homographies = np.array([cv2.getPerspectiveTransform(unit, q.astype(np.float32)) for q in corners])
+        """Each marker's cells (border included) as mean grey levels, (M, MARKER_CELLS,
+        MARKER_CELLS), sampled through the quad ``corners`` (M, 4, 2)."""
+        homographies = np.array([cv2.getPerspectiveTransform(CELL_SQUARE, q.astype(np.float32)) for q in corners])
         grid = _CELL_SAMPLES  # (n, 3) homogeneous points in cell units
         mapped = np.matmul(grid[None], homographies.transpose(0, 2, 1))
         xy = (mapped[..., :2] / mapped[..., 2:3]).astype(np.float32)
         values = cv2.remap(gray, xy[..., 0], xy[..., 1], cv2.INTER_LINEAR).astype(np.float32)
-        return values.reshape(len(corners), 6, 6, -1).mean(-1)
+        return values.reshape(len(corners), MARKER_CELLS, MARKER_CELLS, -1).mean(-1)
 
     def matches(self, cells: np.ndarray, marker_id: int) -> bool:
         """True when the cells read as marker ``marker_id`` (one wrong cell forgiven)."""

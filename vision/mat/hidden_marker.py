@@ -8,25 +8,15 @@ reader masks them; the card's print lying there must stay to be read.
 
 from __future__ import annotations
 
-from functools import cache
-
 import cv2
 import numpy as np
 
-from vision.aruco import marker_image
+from vision.aruco import CELL_SQUARE, MARKER_CELLS, marker_cells
 
-MARKER_CELLS = 6
-"""A marker's side in cells, its black border included (``vision.aruco``'s 4x4 codes)."""
 CELL_FILLED = 0.75
 """A dark block lying on a marker is one of its cells still showing when it fills this much
 of a cell the marker's code prints black (blurred, a cell that shows fills it whole); a
 large index's suit on the card hiding the marker fills none so much."""
-
-
-@cache
-def _marker_code(marker_id: int, dictionary: str) -> np.ndarray:
-    """The cells of marker ``marker_id`` as printed, MARKER_CELLS square (0 black, 255 white)."""
-    return marker_image(marker_id, MARKER_CELLS, dictionary)
 
 
 def mask_hidden_marker(mask: np.ndarray, image: np.ndarray, outline: np.ndarray, grown: np.ndarray,
@@ -60,10 +50,9 @@ def mask_hidden_marker(mask: np.ndarray, image: np.ndarray, outline: np.ndarray,
         return
     # which cell of the code each pixel lies in (0: none, k + 1: cell k), and the black ones
     numbers = np.arange(1, MARKER_CELLS**2 + 1, dtype=np.float32).reshape(MARKER_CELLS, MARKER_CELLS)
-    square = np.array([[0, 0], [MARKER_CELLS, 0], [MARKER_CELLS, MARKER_CELLS], [0, MARKER_CELLS]], np.float32)
-    warp = cv2.getPerspectiveTransform(square, (outline - [x0, y0]).astype(np.float32))
+    warp = cv2.getPerspectiveTransform(CELL_SQUARE, (outline - [x0, y0]).astype(np.float32))
     cell = cv2.warpPerspective(numbers, warp, (x1 - x0, y1 - y0), flags=cv2.INTER_NEAREST).astype(np.int64)
-    black = np.concatenate([[False], _marker_code(marker_id, dictionary).ravel() < 128])
+    black = np.concatenate([[False], ~marker_cells(marker_id, dictionary).ravel()])
     cell_area = np.bincount(cell.ravel(), minlength=len(black))
     pieces = np.asarray(labels, np.int64)
     on_black = black[cell] & (pieces > 0)
