@@ -248,10 +248,14 @@ class CardReader:
         if view is None or calibration is None:
             return faces
         if regions is None:
-            return faces + find_backs(frame, view, faces)
+            unread = find_backs(frame, view, faces)
+            self.finder.name_unread(image, unread)
+            return faces + unread
         boxes = _boxes(changed if changed is not None else regions, round(BACK_REACH * view.card_size_px[1]))
         still = [c for c in kept if not c.indices and not looked_at(c.centre, boxes)]
-        return faces + still + find_backs(frame, view, faces, within=boxes)
+        unread = find_backs(frame, view, faces, within=boxes)
+        self.finder.name_unread(image, unread)
+        return faces + still + unread
 
     def read_image(self, image: np.ndarray, t_ns: int = 0, frame_index: int = 0) -> Observation:
         """Read one picture from scratch (no history): the CLI's ``vision read``."""

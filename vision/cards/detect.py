@@ -35,6 +35,7 @@ from vision.cards.pips import weigh_pips
 from vision.cards.proposals import DEFAULT_SEARCH, GlyphSearch, propose
 from vision.cards.soft import default_soft_net
 from vision.cards.top_pips import weigh_top_pips
+from vision.cards.whole import default_whole_card_net, whole_card_probabilities
 
 
 @dataclass
@@ -476,7 +477,7 @@ class CardFinder:
     def __init__(self, reader: IndexReader | None = None, shape: CardShape = POKER,
                  min_confidence: float = 0.5, black_suits: IndexNet | None = None,
                  soft: IndexReader | None = None, soft_black_suits: IndexNet | None = None,
-                 soft_wide_black_suits: IndexNet | None = None) -> None:
+                 soft_wide_black_suits: IndexNet | None = None, whole: IndexNet | None = None) -> None:
         self.reader = reader or IndexReader()
         self.shape = shape
         self.min_confidence = min_confidence
@@ -487,6 +488,8 @@ class CardFinder:
         self.soft_black_suits = soft_black_suits or (default_soft_black_suit_net() if reader is None else None)
         self.soft_wide_black_suits = soft_wide_black_suits or (
             default_soft_wide_black_suit_net() if reader is None else None)
+        # a card seen whole (``vision.cards.whole``): a taught deck's faces are its own
+        self.whole = whole or (default_whole_card_net() if reader is None else None)
 
     def readings(self, image: np.ndarray, search: GlyphSearch = DEFAULT_SEARCH,
                  mask: np.ndarray | None = None, soft: bool = False) -> list[IndexReading]:
@@ -538,6 +541,19 @@ class CardFinder:
                 snapped = snap_outline(grey, card.corners, card.indices[0].span)
                 if snapped is not None:
                     card.corners = snapped
+
+    def name_unread(self, image: np.ndarray, cards: Sequence[FoundCard]) -> None:
+        """Name the face-up cards found without an index read (the back finder's code None)
+        that the whole-card net, seeing each whole, gives a code as likely as an index's
+        must be (``min_confidence``; ``vision.cards.whole``); the others stay unread."""
+        unread = [c for c in cards if c.code is None and not c.indices]
+        if self.whole is None or not unread:
+            return
+        for card, probs in zip(unread, whole_card_probabilities(self.whole, image, [c.corners for c in unread]),
+                               strict=True):
+            code, confidence, alternatives = decide(probs)
+            if confidence >= self.min_confidence:
+                card.code, card.confidence, card.alternatives = code, confidence, alternatives
 
     def weigh_pips(self, image: np.ndarray, cards: list[FoundCard],
                    others: Sequence[FoundCard] = ()) -> list[FoundCard]:

@@ -34,11 +34,11 @@ import numpy as np
 
 from vision.cards.black_suits import SOFT_WIDE_WEIGHTS, clubs_against_spades
 from vision.cards.geometry import INDEX_VIEW, WIDE_VIEW
-from vision.cards.net import SUIT_CLASSES, IndexNet, Shape, init_params
+from vision.cards.net import SUIT_CLASSES, IndexNet
 from vision.cards.proposals import patch_input
 from vision.train.dataset import PatchSet
 from vision.train.scenes import SCENE_NEGATIVES
-from vision.train.train_index import fine_tuning_options, make_data, train, write_weights
+from vision.train.train_index import fine_tuning_options, for_patch, make_data, train, write_weights
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "cards" / "weights" / "black_suit_net.npz"
 CLUB, SPADE = SUIT_CLASSES.index("c"), SUIT_CLASSES.index("s")
@@ -53,18 +53,6 @@ def club_or_spade_right(net: IndexNet, data: PatchSet) -> float:
     """Share of black indices whose suit ``net`` puts on the right side of even odds."""
     clubs = clubs_against_spades(net.numpy_probabilities(patch_input(data.patches))[1])
     return float(((clubs >= 0.5) == (data.suit == CLUB)).mean()) if len(data) else float("nan")
-
-
-def widened(start: IndexNet, seed: int) -> IndexNet:
-    """A net for the wide view's patches: ``start``'s convolutions (they slide over any
-    patch), its dense layers, whose size follows the patch's, drawn fresh from ``seed``."""
-    shape = Shape(channels=start.shape.channels, hidden=start.shape.hidden, height=WIDE_VIEW.height,
-                  width=WIDE_VIEW.width)
-    params = init_params(shape, np.random.default_rng(seed))
-    for name in params:
-        if name.startswith("conv"):
-            params[name] = start.params[name].copy()
-    return IndexNet(params, shape)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -86,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{time.time() - t0:.0f} s", flush=True)
     start = IndexNet.load(args.start)
     if args.wide:
-        start = widened(start, args.seed)
+        start = for_patch(start, WIDE_VIEW.height, WIDE_VIEW.width, args.seed)
     else:
         print(f"club or spade right, the weights started from: {club_or_spade_right(start, val):.4f}", flush=True)
     net = train(data, start.shape, args.epochs, args.seed, lr=args.lr, start=start,

@@ -296,6 +296,18 @@ def write_weights(net: IndexNet, out: Path, t0: float) -> None:
     print(f"wrote {out} ({out.stat().st_size / 1024:.0f} kB) in {time.time() - t0:.0f} s")
 
 
+def for_patch(start: IndexNet, height: int, width: int, seed: int) -> IndexNet:
+    """A net of ``start``'s layers for ``height`` x ``width`` patches: ``start``'s convolutions
+    (they slide over any patch), its dense layers, whose size follows the patch's, drawn
+    fresh from ``seed`` (``train_black_suits --wide``, ``train_whole``)."""
+    shape = Shape(channels=start.shape.channels, hidden=start.shape.hidden, height=height, width=width)
+    params = init_params(shape, np.random.default_rng(seed))
+    for name in params:
+        if name.startswith("conv"):
+            params[name] = start.params[name].copy()
+    return IndexNet(params, shape)
+
+
 def fine_tuning_options(doc: str, out: Path, scenes: int, scenes_help: str, val_scenes: int,
                         seed: int) -> argparse.ArgumentParser:
     """The options every net fine-tuned from the shipped index net on rendered scenes takes
