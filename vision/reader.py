@@ -244,9 +244,13 @@ class CardReader:
             faces = [c for c in faces if _believed_off_mat(c)]
             self.finder.snap_outlines(image, faces)
         kept_faces = [c for c in kept if c.indices]
-        faces = [*kept_faces, *self.finder.weigh_pips(image, faces, others=kept_faces)]
+        faces = self.finder.weigh_pips(image, faces, others=kept_faces)
         if view is None or calibration is None:
-            return faces
+            return [*kept_faces, *faces]
+        # on the mat, a card read without being sure is asked about whole (a photograph's
+        # cards were never measured so: they are left as they were)
+        self.finder.weigh_whole(image, faces)
+        faces = [*kept_faces, *faces]
         if regions is None:
             unread = find_backs(frame, view, faces)
             self.finder.name_unread(image, unread)

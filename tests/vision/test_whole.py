@@ -10,7 +10,7 @@ import pytest
 
 from companion.cards import BACK
 from vision.cards.detect import CardFinder, FoundCard
-from vision.cards.indices import IndexReading
+from vision.cards.indices import CODES, IndexReading
 from vision.cards.net import NONE, RANK_CLASSES, SUIT_CLASSES, IndexNet
 from vision.cards.whole import (
     WEIGHTS,
@@ -18,6 +18,7 @@ from vision.cards.whole import (
     WHOLE_SIZE,
     default_whole_card_net,
     upright_outline,
+    weighed_whole,
     whole_patches,
 )
 from vision.reader import CardReader
@@ -26,6 +27,8 @@ from vision.render.scene import render
 from vision.render.synth import KINDS, random_scene
 from vision.train.dataset import IGNORE
 from vision.train.train_whole import make_whole_data
+
+from .conftest import code_probs
 
 UPRIGHT = np.array([[100.0, 50.0], [163.0, 50.0], [163.0, 138.0], [100.0, 138.0]])
 """A poker card's outline upright, clockwise from its top-left, 1 px a millimetre."""
@@ -107,11 +110,12 @@ def test_a_face_the_net_cannot_name_stays_unread():
     assert cards[0].confidence == 0.8  # the back finder's word that a face lies there, kept
 
 
-@pytest.mark.parametrize(("seed", "code"), [(2499, "8h")])
-def test_a_lone_card_whose_index_is_a_blot_is_named_from_its_whole_face(seed: int, code: str):
-    # a training-like table seen out of focus from far above (cards 64 px wide, the reader
-    # warns of both): the card's index goes unread and the back finder reports a face there;
-    # seen whole, its pips name it
+@pytest.mark.parametrize(("seed", "code", "unseen"), [(2499, "8h", None), (2455, "2s", "2c")])
+def test_a_lone_card_whose_index_is_a_blot_is_named_from_its_whole_face(seed: int, code: str, unseen: str | None):
+    # training-like tables seen out of focus from far above (cards 64 px wide, the reader
+    # warns of both): an eight of hearts whose index goes unread (the back finder reports
+    # a face there), a two of spades read from its index as the two of clubs; seen whole,
+    # their pips name them
     scene = random_scene(seed, kind=KINDS[seed % len(KINDS)])
     rendered = render(scene)
     truth = next(t for t in rendered.truth if t.code == code and t.face_up and not t.covered)
@@ -124,5 +128,29 @@ def test_a_lone_card_whose_index_is_a_blot_is_named_from_its_whole_face(seed: in
 
     blind = CardFinder()
     blind.whole = None
-    assert read_there(blind) == [None]
+    assert read_there(blind) == [unseen]
     assert read_there(CardFinder()) == [code]
+
+
+def test_a_net_that_names_nothing_leaves_the_odds_as_they_were():
+    probs = code_probs(_2c=0.55, _2s=0.45)
+    assert np.allclose(weighed_whole(probs, np.zeros(len(CODES))), probs)
+
+
+def test_a_net_that_sees_a_spade_tips_a_two_read_unsure_to_the_spade():
+    probs = code_probs(_2c=0.55, _2s=0.45)
+    whole = code_probs(_2s=0.8, _2c=0.1) * 0.9  # a tenth: no card it can name
+    weighed = weighed_whole(probs, whole)
+    assert weighed[CODES.index("2s")] > 0.8
+    assert np.isclose(weighed.sum(), 1.0)
+
+
+def test_only_cards_in_full_view_read_unsure_are_weighed_whole():
+    image = np.full((400, 400, 3), 200, np.uint8)
+    unsure = code_probs(_7c=0.55, _7h=0.45)
+    cards = [FoundCard("7c", 0.55, UPRIGHT.copy(), probs=unsure),
+             FoundCard("7c", 0.55, UPRIGHT + 100, covered=True, probs=unsure),
+             FoundCard("7c", 0.995, UPRIGHT + 200, probs=code_probs(_7c=0.995, _7h=0.005))]
+    CardFinder(whole=_always_names("7h")).weigh_whole(image, cards)
+    assert [c.code for c in cards] == ["7h", "7c", "7c"]
+    assert cards[0].confidence > 0.99 and cards[1].confidence == 0.55

@@ -35,7 +35,7 @@ from vision.cards.pips import weigh_pips
 from vision.cards.proposals import DEFAULT_SEARCH, GlyphSearch, propose
 from vision.cards.soft import default_soft_net
 from vision.cards.top_pips import weigh_top_pips
-from vision.cards.whole import default_whole_card_net, whole_card_probabilities
+from vision.cards.whole import UNSURE, default_whole_card_net, weighed_whole, whole_card_probabilities
 
 
 @dataclass
@@ -554,6 +554,18 @@ class CardFinder:
             code, confidence, alternatives = decide(probs)
             if confidence >= self.min_confidence:
                 card.code, card.confidence, card.alternatives = code, confidence, alternatives
+
+    def weigh_whole(self, image: np.ndarray, cards: Sequence[FoundCard]) -> None:
+        """The whole-card net's word on the cards in full view read from their indices
+        without being sure of their code (``vision.cards.whole.UNSURE``), weighed in as a
+        second witness's (``vision.cards.whole.weighed_whole``)."""
+        ask = [c for c in cards if c.probs is not None and not c.covered and c.confidence < UNSURE]
+        if self.whole is None or not ask:
+            return
+        for card, whole in zip(ask, whole_card_probabilities(self.whole, image, [c.corners for c in ask]),
+                               strict=True):
+            card.probs = weighed_whole(card.probs, whole)  # type: ignore[arg-type]
+            card.settle(*decide(card.probs), self.min_confidence)
 
     def weigh_pips(self, image: np.ndarray, cards: list[FoundCard],
                    others: Sequence[FoundCard] = ()) -> list[FoundCard]:

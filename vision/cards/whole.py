@@ -8,7 +8,9 @@ to: its pips, twice an index's suit and laid out by rank, and a court's picture.
 of the index net's layers (``vision.cards.net``) sees the whole card upright
 (:data:`WHOLE_SIZE`), both ways up, for an outline alone does not say which end is the
 card's top, and names it when it gives a code as likely as the reader asks of an index
-(``vision.cards.detect.CardFinder.name_unread``); otherwise the card stays unread.
+(``vision.cards.detect.CardFinder.name_unread``); otherwise the card stays unread. A card
+in full view read from its indices without being sure (:data:`UNSURE`) has the network's
+word weighed in as a second witness's (:func:`weighed_whole`).
 ``vision.train.train_whole`` trains it on rendered tables.
 """
 
@@ -36,6 +38,11 @@ epochs; 809 s on two cores, and the same file again in 1015 s beside other runs;
 WHOLE_SIZE = (40, 56)
 """The upright card as the network sees it, (width, height) px: a poker card's proportions,
 both sides multiples of 8 (the network pools three times)."""
+
+UNSURE = 0.99
+"""A card read from its indices less sure of its code than this is asked about too (as the
+club-or-spade net asks, ``vision.cards.black_suits.UNSURE``)."""
+
 
 @cache
 def default_whole_card_net() -> IndexNet:
@@ -72,3 +79,13 @@ def whole_card_probabilities(net: IndexNet, image: np.ndarray, outlines: Sequenc
     rank_p, suit_p = net.probabilities(patch_input(whole_patches(image, outlines)))
     probs = code_probabilities(rank_p, suit_p) * (1.0 - rank_p[:, NONE : NONE + 1])
     return 0.5 * (probs[0::2] + probs[1::2])
+
+
+def weighed_whole(probs: np.ndarray, whole: np.ndarray) -> np.ndarray:
+    """``probs`` over CODES with the whole-card net's word on the same card (``whole``, one
+    row of :func:`whole_card_probabilities`) multiplied in, as two witnesses' odds are. What
+    the net cannot name (a card half under another, lying where the outline says) says
+    nothing of the code: it is spread evenly, so only a net that sees a card moves the odds."""
+    said = whole + (1.0 - float(whole.sum())) / len(whole)
+    out = probs * (said + 1e-3)
+    return out / out.sum()
