@@ -252,12 +252,11 @@ class CardReader:
         self.finder.weigh_whole(image, faces)
         faces = [*kept_faces, *faces]
         if regions is None:
-            unread = find_backs(frame, view, faces)
-            self.finder.name_unread(image, unread)
-            return faces + unread
-        boxes = _boxes(changed if changed is not None else regions, round(BACK_REACH * view.card_size_px[1]))
-        still = [c for c in kept if not c.indices and not looked_at(c.centre, boxes)]
-        unread = find_backs(frame, view, faces, within=boxes)
+            still, unread = [], find_backs(frame, view, faces)
+        else:
+            boxes = _boxes(changed if changed is not None else regions, round(BACK_REACH * view.card_size_px[1]))
+            still = [c for c in kept if not c.indices and not looked_at(c.centre, boxes)]
+            unread = find_backs(frame, view, faces, within=boxes)
         self.finder.name_unread(image, unread)
         return faces + still + unread
 

@@ -559,12 +559,12 @@ class CardFinder:
         """The whole-card net's word on the cards in full view read from their indices
         without being sure of their code (``vision.cards.whole.UNSURE``), weighed in as a
         second witness's (``vision.cards.whole.weighed_whole``)."""
-        ask = [c for c in cards if c.probs is not None and not c.covered and c.confidence < UNSURE]
+        ask = [(c, c.probs) for c in cards if c.probs is not None and not c.covered and c.confidence < UNSURE]
         if self.whole is None or not ask:
             return
-        for card, whole in zip(ask, whole_card_probabilities(self.whole, image, [c.corners for c in ask]),
-                               strict=True):
-            card.probs = weighed_whole(card.probs, whole)  # type: ignore[arg-type]
+        said = whole_card_probabilities(self.whole, image, [c.corners for c, _ in ask])
+        for (card, probs), whole in zip(ask, said, strict=True):
+            card.probs = weighed_whole(probs, whole)
             card.settle(*decide(card.probs), self.min_confidence)
 
     def weigh_pips(self, image: np.ndarray, cards: list[FoundCard],

@@ -31,6 +31,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
@@ -43,6 +44,7 @@ from vision.train.realtune import HARD_NEGATIVES
 from vision.train.scenes import SCENE_NEGATIVES, TRAIN_SEED_BASE, scene_patch_set
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "cards" / "weights" / "index_net.npz"
+_Job = TypeVar("_Job")
 CHUNK = 250  # corner samples per work unit: the unit of determinism, whatever the worker count
 
 
@@ -160,12 +162,16 @@ def make_data(seed: int, samples: int, workers: int, scenes: int = 0, soft: bool
             for i in range((samples + CHUNK - 1) // CHUNK)]
     jobs += [("soft scenes" if soft else "scenes", seed, i, min(SCENE_CHUNK, scenes - i * SCENE_CHUNK), view,
               negatives) for i in range((scenes + SCENE_CHUNK - 1) // SCENE_CHUNK)]
+    return PatchSet.concat(in_chunks(_chunk, jobs, workers))
+
+
+def in_chunks(build: Callable[[_Job], PatchSet], jobs: list[_Job], workers: int) -> list[PatchSet]:
+    """``build`` of each job, in the jobs' order, on ``workers`` processes (forked, so the
+    renderer's caches are shared): the chunks, not the workers, fix what is drawn."""
     if workers <= 1:
-        parts = [_chunk(j) for j in jobs]
-    else:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            parts = pool.map(_chunk, jobs, chunksize=1)
-    return PatchSet.concat(parts)
+        return [build(j) for j in jobs]
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        return pool.map(build, jobs, chunksize=1)
 
 
 def evaluate(net: IndexNet, data: PatchSet) -> dict[str, float]:

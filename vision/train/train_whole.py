@@ -17,7 +17,6 @@ and OpenCV, nothing else.
 
 from __future__ import annotations
 
-import multiprocessing
 import sys
 import time
 
@@ -28,7 +27,7 @@ from vision.cards.net import NONE, IndexNet
 from vision.cards.whole import WEIGHTS, WHOLE_SIZE
 from vision.train.dataset import IGNORE, PatchSet, code_labels
 from vision.train.scenes import TRAIN_SEED_BASE, soft_scene
-from vision.train.train_index import evaluate, fine_tuning_options, for_patch, train, write_weights
+from vision.train.train_index import evaluate, fine_tuning_options, for_patch, in_chunks, train, write_weights
 
 CHUNK = 10
 """Scenes per work unit: the unit of determinism, whatever the worker count."""
@@ -87,12 +86,7 @@ def _chunk(args: tuple[int, int, int]) -> PatchSet:
 def make_whole_data(seed: int, scenes: int, workers: int) -> PatchSet:
     """Whole-card patches from ``scenes`` rendered scenes, built in fixed chunks."""
     jobs = [(seed, i, min(CHUNK, scenes - i * CHUNK)) for i in range((scenes + CHUNK - 1) // CHUNK)]
-    if workers <= 1:
-        parts = [_chunk(j) for j in jobs]
-    else:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            parts = pool.map(_chunk, jobs, chunksize=1)
-    return PatchSet.concat([p for p in parts if len(p)])
+    return PatchSet.concat([p for p in in_chunks(_chunk, jobs, workers) if len(p)])
 
 
 def main(argv: list[str] | None = None) -> int:
