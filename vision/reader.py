@@ -168,7 +168,7 @@ class CardReader:
         size = self._card_size_px(calibration, self.layout)
         slots = tuple(quad for name, quad in calibration.zone_outlines(self.layout).items()
                       if self.layout.zone(name).kind == "slot")
-        return MatView(sheet, markers, size, slots)
+        return MatView(sheet, markers, size, slots, calibration.image_to_mat, (self.shape.width, self.shape.height))
 
     def _search(self, view: MatView | None, shape: tuple[int, ...]) -> GlyphSearch:
         if view is None:
@@ -257,7 +257,7 @@ class CardReader:
             boxes = _boxes(changed if changed is not None else regions, round(BACK_REACH * view.card_size_px[1]))
             still = [c for c in kept if not c.indices and not looked_at(c.centre, boxes)]
             unread = find_backs(frame, view, faces, within=boxes)
-        self.finder.name_unread(image, unread)
+        unread = self.finder.name_unread(image, unread)
         return faces + still + unread
 
     def read_image(self, image: np.ndarray, t_ns: int = 0, frame_index: int = 0) -> Observation:

@@ -110,6 +110,16 @@ def test_a_face_the_net_cannot_name_stays_unread():
     assert cards[0].confidence == 0.8  # the back finder's word that a face lies there, kept
 
 
+def test_a_tentative_face_is_kept_only_once_named():
+    image = np.full((400, 400, 3), 200, np.uint8)
+    cards = [FoundCard(None, 0.8, UPRIGHT.copy(), outlines=(UPRIGHT.copy(), UPRIGHT + 5)),
+             FoundCard(None, 0.8, UPRIGHT + 100)]
+    kept = CardFinder(whole=_always_names(None)).name_unread(image, cards)
+    assert kept == [cards[1]]  # a face found for sure stays, unread
+    named = CardFinder(whole=_always_names("7h")).name_unread(image, cards)
+    assert [c.code for c in named] == ["7h", "7h"]
+
+
 @pytest.mark.parametrize(("seed", "code", "unseen"), [(2499, "8h", None), (2455, "2s", "2c")])
 def test_a_lone_card_whose_index_is_a_blot_is_named_from_its_whole_face(seed: int, code: str, unseen: str | None):
     # training-like tables seen out of focus from far above (cards 64 px wide, the reader

@@ -9,15 +9,22 @@ a back is printed all over.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
 
 from vision.cards.detect import FoundCard
 from vision.cards.glare import LampGlare, LitMat
-from vision.cards.heaps import ROW_OF_BACKS, SAME_CARD, card_box, pieces_touching, touching_cards
+from vision.cards.heaps import (
+    ROW_OF_BACKS,
+    SAME_CARD,
+    card_box,
+    cards_at_corners,
+    pieces_touching,
+    touching_cards,
+)
 from vision.cards.sides import card_stock, least_and_spread, side_of
 from vision.stability import hands, skin_mask
 from vision.whitebalance import exposure_gain
@@ -50,6 +57,11 @@ class MatView:
     """(4, 2) image outlines of the zones that hold one card each (a seat's slots): cards
     in neighbouring slots lie a few millimetres apart and would merge into one blob, so
     each slot is looked at on its own first."""
+    image_to_mat: np.ndarray | None = None
+    """(3, 3) image px -> mat mm (the calibration's homography), with ``card_mm``: a card
+    fitted at a corner is redrawn at its true size there (:func:`_at_true_size`)."""
+    card_mm: tuple[float, float] = (0.0, 0.0)
+    """A card's width and height, mm."""
 
 
 def _mat_colour(small: np.ndarray, sheet: np.ndarray, read: np.ndarray, skin: np.ndarray) -> np.ndarray:
@@ -106,6 +118,11 @@ class _Mat:
     """Skin-coloured pixels (:func:`vision.stability.skin_mask`), uint8 0/255."""
     faces: tuple[np.ndarray, ...] = ()
     """The outlines of the face-up cards already read."""
+    indices: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
+    """(N, 2) the middles of their indices read: what lies over a card never hides them."""
+    to_mat: np.ndarray | None = None
+    """(3, 3) this view's px -> mat mm (:attr:`MatView.image_to_mat`), None when unknown."""
+    card_mm: tuple[float, float] = (0.0, 0.0)
     origin: tuple[int, int] = (0, 0)
     """Where this view of the mat starts in the whole one."""
 
@@ -114,7 +131,9 @@ class _Mat:
         at = np.array([x0, y0], float)
         return replace(self, small=self.small[y0:y1, x0:x1], sheet=self.sheet[y0:y1, x0:x1],
                        read=self.read[y0:y1, x0:x1], markers=tuple(m - at for m in self.markers),
-                       faces=tuple(f - at for f in self.faces),
+                       faces=tuple(f - at for f in self.faces), indices=self.indices - at,
+                       to_mat=None if self.to_mat is None else self.to_mat @ np.array(
+                           [[1.0, 0.0, x0], [0.0, 1.0, y0], [0.0, 0.0, 1.0]]),
                        skin=self.skin[y0:y1, x0:x1],
                        origin=(x0, y0))
 
@@ -210,6 +229,7 @@ def _whole_mat(image: np.ndarray, view: MatView, faces: list[FoundCard]) -> _Mat
         grown = centre + (card.corners - centre) * 1.06
         cv2.fillPoly(read, [np.round(grown * s).astype(np.int32)], 255)
     outlines = tuple(np.asarray(card.corners, np.float32) * s for card in faces)
+    indices = np.array([g.centre * s for card in faces for g in card.indices]).reshape(-1, 2)
     ref = _mat_colour(small, sheet, read, skin)
     # The mat's colour in BGR, from its Lab median (a median of the frame again would cost a millisecond).
     lit_mat = LitMat(cv2.cvtColor(np.clip(np.round(ref), 0, 255).astype(np.uint8).reshape(1, 1, 3),
@@ -218,9 +238,11 @@ def _whole_mat(image: np.ndarray, view: MatView, faces: list[FoundCard]) -> _Mat
     darkest = np.minimum(np.minimum(sample[..., 0], sample[..., 1]), sample[..., 2])
     white = float(np.percentile(darkest[sheet[::3, ::3] > 0], 99.5))
     light_mat = float(lit_mat.mat.min()) > LIGHT_MAT * white
+    to_mat = None if view.image_to_mat is None else view.image_to_mat @ np.diag([1 / s, 1 / s, 1.0])
     return _Mat(small, sheet, read, ref, lit_mat, white, light_mat,
                 tuple(m * s for m in view.marker_outlines), tuple(q * s for q in view.slot_outlines),
-                (view.card_size_px[0] * s, view.card_size_px[1] * s), (h, w), skin, outlines)
+                (view.card_size_px[0] * s, view.card_size_px[1] * s), (h, w), skin, outlines, indices,
+                to_mat, view.card_mm)
 
 
 def _backs(mat: _Mat, paper_fraction: float) -> list[FoundCard]:
@@ -277,7 +299,9 @@ def _backs(mat: _Mat, paper_fraction: float) -> list[FoundCard]:
     # Last, what is lit or of another colour only: a shadow, as far from a light mat's grey
     # as a back, can make one blob with it.
     found += _looked_again(opened, np.zeros_like(opened), mat, glare, paper_fraction, k, [box for _, _, box in found])
-    return [FoundCard(code, conf, box / s) for code, conf, box in found]
+    over = _faces_over_faces(around_faces, mat, glare, paper_fraction, k, [box for _, _, box in found])
+    return ([FoundCard(code, conf, box / s) for code, conf, box in found]
+            + [FoundCard(None, conf, boxes[0] / s, outlines=tuple(b / s for b in boxes)) for conf, boxes in over])
 
 
 ARM_CARDS = 2.0
@@ -315,12 +339,9 @@ MAT_IN_PART = 0.3
 lamp's glare, the gap between slots) at most."""
 
 
-def _cards_in(fg: np.ndarray, mat: _Mat, glare: LampGlare, paper_fraction: float,
-              only: np.ndarray | None = None) -> list[Sighted]:
-    """The card-shaped blobs of ``fg`` (alone, or touching others: :func:`vision.cards.heaps.touching_cards`),
-    each with its side; with ``only``, just the blobs that hold one of its pixels."""
+def _blobs(fg: np.ndarray, only: np.ndarray | None = None) -> Iterator[np.ndarray]:
+    """The outer contours of ``fg``'s blobs; with ``only``, of those that hold one of its pixels."""
     contours, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[-2:]
-    out = []
     for c in contours:
         if only is not None:
             x, y, w, h = cv2.boundingRect(c)
@@ -328,6 +349,15 @@ def _cards_in(fg: np.ndarray, mat: _Mat, glare: LampGlare, paper_fraction: float
             cv2.drawContours(inside, [c], -1, 255, -1, offset=(-x, -y))
             if not cv2.countNonZero(cv2.bitwise_and(inside, only[y : y + h, x : x + w])):
                 continue
+        yield c
+
+
+def _cards_in(fg: np.ndarray, mat: _Mat, glare: LampGlare, paper_fraction: float,
+              only: np.ndarray | None = None) -> list[Sighted]:
+    """The card-shaped blobs of ``fg`` (alone, or touching others: :func:`vision.cards.heaps.touching_cards`),
+    each with its side; with ``only``, just the blobs that hold one of its pixels."""
+    out = []
+    for c in _blobs(fg, only):
         alone = card_box(c, mat.card_size)
         for box in [alone] if alone is not None else touching_cards(c, mat.card_size, mat.read):
             if glare.covers(box) or _same_card(box, mat.faces):
@@ -363,10 +393,7 @@ def _looked_again(fg: np.ndarray, stock: np.ndarray, mat: _Mat, glare: LampGlare
                   k: int, found: list[np.ndarray], only: np.ndarray | None = None) -> list[Sighted]:
     """The cards of ``fg`` with ``stock`` taken out (in blobs holding a pixel of ``only``,
     when given), less the cards ``found`` already."""
-    fg = fg.copy()
-    for box in found:
-        centre = box.mean(axis=0)
-        cv2.fillPoly(fg, [np.round(centre + (box - centre) * 1.05).astype(np.int32)], 0)
+    fg = _without(fg, found)
     # the margin that stock's blending edge took (STOCK_MARGIN) given back: a bordered back
     # left without its border is some 0.6 of a card, at the edge of a card's size
     fg = cv2.bitwise_and(cv2.dilate(_smoothed(cv2.bitwise_and(fg, cv2.bitwise_not(stock)), k), STOCK_MARGIN), fg)
@@ -377,11 +404,107 @@ def _looked_again(fg: np.ndarray, stock: np.ndarray, mat: _Mat, glare: LampGlare
     return [card for card in _cards_in(fg, mat, glare, paper_fraction, only) if not _same_card(card[2], tuple(found))]
 
 
+def _without(fg: np.ndarray, found: list[np.ndarray]) -> np.ndarray:
+    """``fg`` less the cards ``found`` (outlines), a little grown."""
+    fg = fg.copy()
+    for box in found:
+        centre = box.mean(axis=0)
+        cv2.fillPoly(fg, [np.round(centre + (box - centre) * 1.05).astype(np.int32)], 0)
+    return fg
+
+
+UNEXPLAINED = 0.2
+"""A piece of a blob that no card read or found accounts for, this share of a card or more,
+may be (part of) a face lying over a face read."""
+FACE_OVER_FACE = 0.85
+"""A card fitted in a blob where a card was read or found is that card when they share this
+much: one face lying over another hides most of it."""
+
+
+def _faces_over_faces(fg: np.ndarray, mat: _Mat, glare: LampGlare, paper_fraction: float,
+                      k: int, found: list[np.ndarray]) -> list[tuple[float, list[np.ndarray]]]:
+    """Face-up cards lying over a face already read, their own indices unread (a frame out
+    of focus seen from far above; a joker's word): the read face's outline, taken out of
+    the mat, bit into them, and card stock does not tell one face from another. Fitted at
+    the square corners of the whole blob, the read faces in it, where a good piece of it
+    is neither a read face nor a card found (:data:`UNEXPLAINED`). Such a fit's middle lies
+    mostly over the face read, so the mat's share in it says nothing, and only faces are
+    taken: they are tentative (kept only once the whole-card net names them), each with
+    the outlines it may have: as fitted, at a card's true size from the corner it was
+    fitted at, and with one side or the other a little shorter (:data:`SHORTER`). Each:
+    the side's confidence and the outlines."""
+    if not mat.faces:
+        return []
+    cw, ch = mat.card_size
+    fg = _without(fg, found)
+    left = _smoothed(cv2.bitwise_and(fg, cv2.bitwise_not(mat.read)), k)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(left)
+    large = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= UNEXPLAINED * cw * ch) + 1
+    if not len(large):
+        return []
+    only = np.where(np.isin(labels, large), np.uint8(255), np.uint8(0))
+    out = []
+    for c in _blobs(fg, only):
+        for box in cards_at_corners(c, mat.card_size):
+            drawn = np.zeros_like(only)
+            cv2.fillConvexPoly(drawn, np.round(box).astype(np.int32), 255)
+            if cv2.countNonZero(cv2.bitwise_and(drawn, only)) < UNEXPLAINED * cw * ch:
+                continue  # mostly cards read or found: one of them, or a fit straddling them
+            if (glare.covers(box) or _same_card(box, mat.faces, FACE_OVER_FACE)
+                    or _same_card(box, tuple(found), FACE_OVER_FACE) or _holds_index(box, mat.indices)):
+                continue
+            code, conf = side_of(mat.small, box, mat.white, paper_fraction)
+            if code is None:
+                out.append((conf, [_upright_order(b) for b in (box, _at_true_size(box, mat), *_shorter(box))]))
+    return out
+
+
+def _at_true_size(box: np.ndarray, mat: _Mat) -> np.ndarray:
+    """A card fitted at a corner (``box[0]``, its sides along ``box[1]`` and ``box[3]``)
+    redrawn from that corner at a card's true size on the mat. It was fitted at the size a
+    card has in the mat's middle, some per cent off elsewhere (the camera's tilt), and a
+    side the blob does not show whole (a fan's top card, the cards under it beside it) is
+    taken at that size: a fan's top card fitted so took in a strip of the card under it."""
+    if mat.to_mat is None or min(mat.card_mm) <= 0:
+        return box
+    mm = cv2.perspectiveTransform(box.reshape(-1, 1, 2).astype(np.float64), mat.to_mat).reshape(-1, 2)
+    a, b = mm[1] - mm[0], mm[3] - mm[0]
+    ua = a / max(float(np.hypot(*a)), 1e-9)
+    ub = np.array([-ua[1], ua[0]])
+    ub = ub if ub @ b >= 0 else -ub  # square to a, on b's side
+    short, long_ = sorted(mat.card_mm)
+    sa, sb = (short, long_) if np.hypot(*a) <= np.hypot(*b) else (long_, short)
+    true = np.array([mm[0], mm[0] + sa * ua, mm[0] + sa * ua + sb * ub, mm[0] + sb * ub])
+    back = np.linalg.inv(mat.to_mat)
+    return cv2.perspectiveTransform(true.reshape(-1, 1, 2), back).reshape(-1, 2).astype(np.float32)
+
+
+SHORTER = 0.9
+"""A side of a card fitted at a corner, taken at the size a card has in the mat's middle
+where the blob does not show it whole, may be this much shorter: a narrower deck, a card
+seen at a slant."""
+
+
+def _shorter(box: np.ndarray) -> list[np.ndarray]:
+    """A card fitted at a corner (``box[0]``) with one side, then the other, :data:`SHORTER`."""
+    a, b = box[1] - box[0], box[3] - box[0]
+    return [np.array([box[0], box[0] + sa * a, box[0] + sa * a + sb * b, box[0] + sb * b], np.float32)
+            for sa, sb in ((SHORTER, 1.0), (1.0, SHORTER))]
+
+
+def _holds_index(box: np.ndarray, indices: np.ndarray) -> bool:
+    """Does the middle nine tenths of ``box`` hold one of the ``indices`` read? Then it is
+    that card read again, or no card: a card lying over an index hides it."""
+    centre = box.mean(axis=0)
+    inner = (centre + (box - centre) * 0.9).astype(np.float32)
+    return any(cv2.pointPolygonTest(inner, (float(x), float(y)), False) >= 0 for x, y in indices)
+
+
 STOCK_MARGIN = np.ones((5, 5), np.uint8)
 """Card stock is taken out with the pixels round it that its edge blends into the mat."""
 
 
-def _same_card(box: np.ndarray, cards: tuple[np.ndarray, ...]) -> bool:
+def _same_card(box: np.ndarray, cards: tuple[np.ndarray, ...], share: float = SAME_CARD) -> bool:
     """Is the card-shaped ``box`` one of ``cards`` (outlines) over again? A face already
     read, in a shadow or under a lamp's tint, can be darker than card stock, and what is
     left of it once stock is taken out (:func:`_looked_again`), or its slot's look, has
@@ -391,7 +514,7 @@ def _same_card(box: np.ndarray, cards: tuple[np.ndarray, ...]) -> bool:
     for card in cards:
         card = np.asarray(card, np.float32)
         shared, _ = cv2.intersectConvexConvex(box, card)
-        if shared >= SAME_CARD * min(area, cv2.contourArea(card)):
+        if shared >= share * min(area, cv2.contourArea(card)):
             return True
     return False
 

@@ -51,6 +51,10 @@ class FoundCard:
     alternatives: tuple[tuple[str, float], ...] = ()
     probs: np.ndarray | None = None
     """Over CODES, what its indices' readings say together (None for backs and taught decks)."""
+    outlines: tuple[np.ndarray, ...] = ()
+    """A tentative face, fitted by the back finder where it may be no card: the outlines it
+    may have (``corners`` the first). It is kept only once named from one of them
+    (:meth:`CardFinder.name_unread`)."""
 
     @property
     def centre(self) -> np.ndarray:
@@ -542,18 +546,26 @@ class CardFinder:
                 if snapped is not None:
                     card.corners = snapped
 
-    def name_unread(self, image: np.ndarray, cards: Sequence[FoundCard]) -> None:
-        """Name the face-up cards found without an index read (the back finder's code None)
-        that the whole-card net, seeing each whole, gives a code as likely as an index's
-        must be (``min_confidence``; ``vision.cards.whole``); the others stay unread."""
+    def name_unread(self, image: np.ndarray, cards: Sequence[FoundCard]) -> list[FoundCard]:
+        """``cards`` with the face-up ones found without an index read (the back finder's
+        code None) named when the whole-card net, seeing each whole, gives a code as likely
+        as an index's must be (``min_confidence``; ``vision.cards.whole``), a tentative one
+        from the outline of its the net is surest of; the others stay unread, but for the
+        tentative ones, which are left out."""
         unread = [c for c in cards if c.code is None and not c.indices]
-        if self.whole is None or not unread:
-            return
-        for card, probs in zip(unread, whole_card_probabilities(self.whole, image, [c.corners for c in unread]),
-                               strict=True):
-            code, confidence, alternatives = decide(probs)
-            if confidence >= self.min_confidence:
-                card.code, card.confidence, card.alternatives = code, confidence, alternatives
+        if self.whole is not None and unread:
+            options = [c.outlines or (c.corners,) for c in unread]
+            said = whole_card_probabilities(self.whole, image, [o for outlines in options for o in outlines])
+            start = 0
+            for card, outlines in zip(unread, options, strict=True):
+                probs = said[start : start + len(outlines)]
+                start += len(outlines)
+                best = int(np.argmax(probs.max(axis=1)))  # the outline the net is surest of
+                code, confidence, alternatives = decide(probs[best])
+                if confidence >= self.min_confidence:
+                    card.code, card.confidence, card.alternatives = code, confidence, alternatives
+                    card.corners = outlines[best]
+        return [c for c in cards if not (c.outlines and c.code is None)]
 
     def weigh_whole(self, image: np.ndarray, cards: Sequence[FoundCard]) -> None:
         """The whole-card net's word on the cards in full view read from their indices

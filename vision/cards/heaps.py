@@ -59,13 +59,29 @@ neighbour left beside it are a tenth larger than a card and no card's shape (unt
 in such a blob are one, seen at two of its corners (a back with fingers over one end)."""
 
 
-def _cards_making_up(contour: np.ndarray, card_size: tuple[float, float], read: np.ndarray) -> list[np.ndarray]:
-    """:func:`touching_cards`, for a blob of a plausible area."""
-    cw, ch = card_size
+def _drawn(contour: np.ndarray) -> tuple[np.ndarray, int, int, int, int, int]:
+    """The blob inside ``contour`` drawn in its bounding box, ``pad`` px clear all round:
+    (blob, x, y, w, h, pad), the box's own."""
     x, y, w, h = cv2.boundingRect(contour)
     pad = 2
     blob = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
     cv2.drawContours(blob, [contour], -1, 255, -1, offset=(pad - x, pad - y))
+    return blob, x, y, w, h, pad
+
+
+def cards_at_corners(contour: np.ndarray, card_size: tuple[float, float]) -> list[np.ndarray]:
+    """The cards fitted at the square corners of a blob's outline (:func:`_cornered`), in
+    image px, whether or not cards alone make the blob up (a fan's top card, the covered
+    cards' strips beside it)."""
+    blob, x, y, _, _, pad = _drawn(contour)
+    found, _ = _cornered(blob, contour - (x - pad, y - pad), card_size)
+    return [box + (x - pad, y - pad) for box in found]
+
+
+def _cards_making_up(contour: np.ndarray, card_size: tuple[float, float], read: np.ndarray) -> list[np.ndarray]:
+    """:func:`touching_cards`, for a blob of a plausible area."""
+    cw, ch = card_size
+    blob, x, y, w, h, pad = _drawn(contour)
     whole = SPLIT_WHOLE * cv2.countNonZero(blob)
     for found, cards in _parted(blob, card_size):
         if found and cv2.countNonZero(cards) >= whole:
