@@ -12,6 +12,7 @@ import pytest
 
 import vision.cards.backs as backs
 from vision.cards.heaps import cards_at_corners
+from vision.frame import Frame
 from vision.mat.games import mat_layout
 from vision.reader import CardReader
 from vision.render.scene import CardPlacement, render
@@ -54,6 +55,22 @@ def test_a_face_over_a_face_read_is_named_from_its_whole_face(seed: int, code: s
     assert read_there() == [code]
     monkeypatch.setattr(backs, "UNEXPLAINED", float("inf"))  # the look left out
     assert read_there() == []
+
+
+def test_a_joker_put_down_over_a_face_is_named_once_the_table_settles():
+    # the live path: the back finder looks only where the table changed, in a window of
+    # the mat, and the joker's outlines come back in the image's pixels
+    seed = 2539
+    scene = random_scene(seed, kind=KINDS[seed % len(KINDS)])
+    before = render(replace(scene, cards=tuple(c for c in scene.cards if c.code != "JOKER"))).image
+    rendered = render(scene)
+    truth = next(t for t in rendered.truth if t.code == "JOKER" and t.face_up)
+    centre = np.array(truth.corners).mean(axis=0)
+    reader = CardReader(scene.layout)
+    for i, image in enumerate([before] * 5 + [rendered.image] * 5):
+        obs = reader.read(Frame(image, t_ns=1000 * i, index=i, source="test"))
+    there = [c for c in obs.cards if np.hypot(*(np.array(c.corners).mean(axis=0) - centre)) < 12]
+    assert [c.code for c in there] == ["JOKER"]
 
 
 def test_a_tentative_face_the_net_does_not_name_is_not_reported(monkeypatch):

@@ -179,6 +179,7 @@ def find_backs(image: np.ndarray, view: MatView, faces: list[FoundCard],
         at = np.array([wx0, wy0], float) / s
         for card in _backs(mat.part(wx0, wy0, wx1, wy1), paper_fraction):
             card.corners = card.corners + at
+            card.outlines = tuple(o + at for o in card.outlines)
             if looked_at(card.centre, [(x0, y0, x1, y1)]) and looked_at(card.centre, within):
                 out.append(card)
     return out
