@@ -38,6 +38,8 @@ Sighted = tuple[str | None, float, np.ndarray]
 """A card the back finder sees: BACK or None (a face not read), confidence, upright outline
 in the back finder's pixels."""
 
+MARKER_ZONE = 1.5
+"""A marker with its white quiet zone, as many times the marker's size."""
 WORK_SCALE = 0.5
 """Backs are big: they are looked for at half the frame's size."""
 HAND_SHARE = 0.1
@@ -125,6 +127,11 @@ class _Mat:
     card_mm: tuple[float, float] = (0.0, 0.0)
     origin: tuple[int, int] = (0, 0)
     """Where this view of the mat starts in the whole one."""
+
+    @property
+    def marker_zones(self) -> tuple[np.ndarray, ...]:
+        """The markers with their white quiet zones: no card is looked for there."""
+        return tuple((m.mean(axis=0) + (m - m.mean(axis=0)) * MARKER_ZONE).astype(np.float32) for m in self.markers)
 
     def part(self, x0: int, y0: int, x1: int, y1: int) -> _Mat:
         """The same mat seen through a window (in its own pixels)."""
@@ -267,10 +274,8 @@ def _backs(mat: _Mat, paper_fraction: float) -> list[FoundCard]:
     card_area = cw * ch
     inside_borders = cv2.bitwise_and(_inside_borders(small, white, mat.light_mat, card_area, read), sheet)
     fg = cv2.bitwise_or(fg, inside_borders)
-    for outline in mat.markers:
-        centre = outline.mean(axis=0)
-        grown = centre + (outline - centre) * 1.5  # the marker and its white quiet zone
-        cv2.fillPoly(fg, [np.round(grown).astype(np.int32)], 0)
+    for zone in mat.marker_zones:
+        cv2.fillPoly(fg, [np.round(zone).astype(np.int32)], 0)
     # Hands, down to a fingertip; not skin-coloured backs (red ones are), which are cards.
     fg = cv2.bitwise_and(fg, cv2.bitwise_not(_hands_on_mat(mat.skin, sheet, card_area)))
     around_faces = fg
@@ -359,7 +364,8 @@ def _cards_in(fg: np.ndarray, mat: _Mat, glare: LampGlare, paper_fraction: float
     each with its side; with ``only``, just the blobs that hold one of its pixels."""
     out = []
     for c in _blobs(fg, only):
-        alone = card_box(c, mat.card_size)
+        # a card lying by a marker reaches into its zone, blanked: what it hides is the card's
+        alone = card_box(c, mat.card_size, mat.marker_zones)
         for box in [alone] if alone is not None else touching_cards(c, mat.card_size, mat.read):
             if glare.covers(box) or _same_card(box, mat.faces):
                 continue
