@@ -111,7 +111,9 @@ class _Mat:
     white: float
     """The brightest card stock in view (the 99.5th percentile of each pixel's darkest channel)."""
     light_mat: bool
-    markers: tuple[np.ndarray, ...]
+    marker_zones: tuple[np.ndarray, ...]
+    """The markers with their white quiet zones (:data:`MARKER_ZONE`): no card is looked
+    for there, but a card lying by one may reach into it."""
     slots: tuple[np.ndarray, ...]
     """The slots' outlines in the whole mat's pixels (their cells are kept from frame to frame)."""
     card_size: tuple[float, float]
@@ -128,16 +130,11 @@ class _Mat:
     origin: tuple[int, int] = (0, 0)
     """Where this view of the mat starts in the whole one."""
 
-    @property
-    def marker_zones(self) -> tuple[np.ndarray, ...]:
-        """The markers with their white quiet zones: no card is looked for there."""
-        return tuple((m.mean(axis=0) + (m - m.mean(axis=0)) * MARKER_ZONE).astype(np.float32) for m in self.markers)
-
     def part(self, x0: int, y0: int, x1: int, y1: int) -> _Mat:
         """The same mat seen through a window (in its own pixels)."""
         at = np.array([x0, y0], float)
         return replace(self, small=self.small[y0:y1, x0:x1], sheet=self.sheet[y0:y1, x0:x1],
-                       read=self.read[y0:y1, x0:x1], markers=tuple(m - at for m in self.markers),
+                       read=self.read[y0:y1, x0:x1], marker_zones=tuple(m - at for m in self.marker_zones),
                        faces=tuple(f - at for f in self.faces), indices=self.indices - at,
                        to_mat=None if self.to_mat is None else self.to_mat @ np.array(
                            [[1.0, 0.0, x0], [0.0, 1.0, y0], [0.0, 0.0, 1.0]]),
@@ -248,7 +245,8 @@ def _whole_mat(image: np.ndarray, view: MatView, faces: list[FoundCard]) -> _Mat
     light_mat = float(lit_mat.mat.min()) > LIGHT_MAT * white
     to_mat = None if view.image_to_mat is None else view.image_to_mat @ np.diag([1 / s, 1 / s, 1.0])
     return _Mat(small, sheet, read, ref, lit_mat, white, light_mat,
-                tuple(m * s for m in view.marker_outlines), tuple(q * s for q in view.slot_outlines),
+                tuple(_grown(m * s, MARKER_ZONE) for m in view.marker_outlines),
+                tuple(q * s for q in view.slot_outlines),
                 (view.card_size_px[0] * s, view.card_size_px[1] * s), (h, w), skin, outlines, indices,
                 to_mat, view.card_mm)
 
@@ -415,8 +413,7 @@ def _without(fg: np.ndarray, found: list[np.ndarray]) -> np.ndarray:
     """``fg`` less the cards ``found`` (outlines), a little grown."""
     fg = fg.copy()
     for box in found:
-        centre = box.mean(axis=0)
-        cv2.fillPoly(fg, [np.round(centre + (box - centre) * 1.05).astype(np.int32)], 0)
+        cv2.fillPoly(fg, [np.round(_grown(box, 1.05)).astype(np.int32)], 0)
     return fg
 
 
@@ -444,9 +441,17 @@ def _faces_over_faces(fg: np.ndarray, mat: _Mat, glare: LampGlare, paper_fractio
         return []
     cw, ch = mat.card_size
     fg = _without(fg, found)
-    left = _smoothed(cv2.bitwise_and(fg, cv2.bitwise_not(mat.read)), k)
+    left = cv2.bitwise_and(fg, cv2.bitwise_not(mat.read))
+    if cv2.countNonZero(left) < UNEXPLAINED * cw * ch:
+        return []  # most frames: nothing so large left over at all
+    left = _smoothed(left, k)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(left)
-    large = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= UNEXPLAINED * cw * ch) + 1
+    x, y, w, h, area = stats[1:].T
+    height, width = left.shape
+    # a piece cut by the edge of what is looked at (a window round a change) is a card
+    # seen in part, left to the look that sees it whole
+    inside = (x > 0) & (y > 0) & (x + w < width) & (y + h < height)
+    large = np.flatnonzero((area >= UNEXPLAINED * cw * ch) & inside) + 1
     if not len(large):
         return []
     only = np.where(np.isin(labels, large), np.uint8(255), np.uint8(0))
@@ -502,11 +507,16 @@ def _shorter(box: np.ndarray) -> list[np.ndarray]:
             for f in SHORTER for sa, sb in ((f, 1.0), (1.0, f))]
 
 
+def _grown(outline: np.ndarray, times: float) -> np.ndarray:
+    """``outline`` grown ``times`` about its middle (float32, for OpenCV's geometry)."""
+    centre = outline.mean(axis=0)
+    return (centre + (outline - centre) * times).astype(np.float32)
+
+
 def _holds_index(box: np.ndarray, indices: np.ndarray) -> bool:
     """Does the middle nine tenths of ``box`` hold one of the ``indices`` read? Then it is
     that card read again, or no card: a card lying over an index hides it."""
-    centre = box.mean(axis=0)
-    inner = (centre + (box - centre) * 0.9).astype(np.float32)
+    inner = _grown(box, 0.9)
     return any(cv2.pointPolygonTest(inner, (float(x), float(y)), False) >= 0 for x, y in indices)
 
 
