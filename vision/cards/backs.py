@@ -127,6 +127,7 @@ class _Mat:
     to_mat: np.ndarray | None = None
     """(3, 3) this view's px -> mat mm (:attr:`MatView.image_to_mat`), None when unknown."""
     card_mm: tuple[float, float] = (0.0, 0.0)
+    """A card's width and height, mm (:attr:`MatView.card_mm`)."""
     origin: tuple[int, int] = (0, 0)
     """Where this view of the mat starts in the whole one."""
 
@@ -230,9 +231,7 @@ def _whole_mat(image: np.ndarray, view: MatView, faces: list[FoundCard]) -> _Mat
         return None
     read = np.zeros((h, w), np.uint8)
     for card in faces:
-        centre = card.centre
-        grown = centre + (card.corners - centre) * 1.06
-        cv2.fillPoly(read, [np.round(grown * s).astype(np.int32)], 255)
+        cv2.fillPoly(read, [np.round(_grown(card.corners * s, 1.06)).astype(np.int32)], 255)
     outlines = tuple(np.asarray(card.corners, np.float32) * s for card in faces)
     indices = np.array([g.centre * s for card in faces for g in card.indices]).reshape(-1, 2)
     ref = _mat_colour(small, sheet, read, skin)

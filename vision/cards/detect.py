@@ -550,8 +550,8 @@ class CardFinder:
         """``cards`` with the face-up ones found without an index read (the back finder's
         code None) named when the whole-card net, seeing each whole, gives a code as likely
         as an index's must be (``min_confidence``; ``vision.cards.whole``), a tentative one
-        from the outline of its the net is surest of; the others stay unread, but for the
-        tentative ones, which are left out."""
+        from whichever of its outlines the net is surest of. The others stay unread, but
+        tentative ones left unnamed are dropped."""
         unread = [c for c in cards if c.code is None and not c.indices]
         if self.whole is not None and unread:
             options = [c.outlines or (c.corners,) for c in unread]
