@@ -568,10 +568,14 @@ class CardFinder:
         return [c for c in cards if not (c.outlines and c.code is None)]
 
     def weigh_whole(self, image: np.ndarray, cards: Sequence[FoundCard]) -> None:
-        """The whole-card net's word on the cards in full view read from their indices
-        without being sure of their code (``vision.cards.whole.UNSURE``), weighed in as a
-        second witness's (``vision.cards.whole.weighed_whole``)."""
-        ask = [(c, c.probs) for c in cards if c.probs is not None and not c.covered and c.confidence < UNSURE]
+        """The whole-card net's word on the cards read from their indices without being
+        sure of their code (``vision.cards.whole.UNSURE``), weighed in as a second
+        witness's (``vision.cards.whole.weighed_whole``). Those their indices call covered
+        are asked too: in a frame out of focus a stray reading makes a card whose outline
+        lies over a card in full view, which is then taken for covered (training-like seed
+        2502), and what the net sees of a card truly covered, another lying over it, is
+        what it cannot name, which moves no odds (docs/benchmarks.md, session 50)."""
+        ask = [(c, c.probs) for c in cards if c.probs is not None and c.confidence < UNSURE]
         if self.whole is None or not ask:
             return
         said = whole_card_probabilities(self.whole, image, [c.corners for c, _ in ask])

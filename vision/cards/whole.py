@@ -9,8 +9,8 @@ of the index net's layers (``vision.cards.net``) sees the whole card upright
 (:data:`WHOLE_SIZE`), both ways up, for an outline alone does not say which end is the
 card's top, and names it when it gives a code as likely as the reader asks of an index
 (``vision.cards.detect.CardFinder.name_unread``); otherwise the card stays unread. A card
-in full view read from its indices without being sure (:data:`UNSURE`) has the network's
-word weighed in as a second witness's (:func:`weighed_whole`).
+read from its indices without being sure (:data:`UNSURE`) has the network's word weighed
+in as a second witness's (:func:`weighed_whole`).
 ``vision.train.train_whole`` trains it on rendered tables.
 """
 
