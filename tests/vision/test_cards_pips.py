@@ -17,8 +17,10 @@ from vision.cards.pips import (
     rank_by_pips,
     weigh_pips,
 )
+from vision.reader import CardReader
 from vision.render.camera import overhead_camera
 from vision.render.scene import CardPlacement, Scene, render
+from vision.render.synth import KINDS, random_scene
 
 from .conftest import code_probs, only_black_pair_moved
 
@@ -172,6 +174,35 @@ def test_a_number_card_partly_hidden_or_out_of_the_picture_is_not_counted():
     probs = code_probs(_Jh=0.999)
     top = int(corners[:, 1].min()) + (int(corners[:, 1].max()) - int(corners[:, 1].min())) // 2
     assert weigh_pips(probs, image[:top], corners) is probs
+
+
+@pytest.mark.parametrize(("code", "short", "angle"), [("9h", 0.12, 0.0), ("9h", 0.15, 20.0), ("Td", 0.2, 0.0)])
+def test_a_number_card_outlined_short_of_its_pips_is_not_counted(code, short, angle):
+    # a deck narrower than the mat's cards, outlined from one index at the mat's card
+    # size: the outline ends short of the card, and the window cuts its last row of pips;
+    # the pips left inside made a seven's layout (training-like seed 2595's nine of clubs,
+    # read from four sure indices, was named the seven)
+    image, corners = _lone(code, angle=angle)
+    c = np.asarray(corners, float)
+    outline = c.copy()
+    outline[2] = c[2] + short * (c[1] - c[2])
+    outline[3] = c[3] + short * (c[0] - c[3])
+    assert rank_by_pips(image, outline, red=True) is None
+    sure = code_probs(**{"_" + code: 0.999})
+    assert weigh_pips(sure, image, outline) is sure
+    assert rank_by_pips(image, corners, red=True) == code[0]
+
+
+def test_a_nine_of_a_narrow_deck_on_the_mat_stays_a_nine():
+    # training-like seed 2595: a bridge-size deck (57 x 89 mm) on a mat of poker-size
+    # cards; the nine of clubs, read from four sure indices, is outlined short of its
+    # bottom row of pips
+    scene = random_scene(2595, kind=KINDS[2595 % len(KINDS)])
+    rendered = render(scene)
+    truth = next(t for t in rendered.truth if t.code == "9c" and t.face_up)
+    centre = np.array(truth.corners).mean(axis=0)
+    read = CardReader(scene.layout).read_image(rendered.image)
+    assert [c.code for c in read.cards if np.hypot(*(np.array(c.corners).mean(axis=0) - centre)) < 20] == ["9c"]
 
 
 def _index_at(corners: np.ndarray, corner: int, code: str) -> IndexReading:
