@@ -30,6 +30,7 @@ import numpy as np
 
 from vision.blobs import components
 from vision.frame import Frame
+from vision.shrink import shrunk
 
 WORK_WIDTH = 320
 CELL = 16
@@ -185,11 +186,12 @@ class StabilityGate:
         if image.ndim == 3:
             # With a lores stream only its chroma comes from the main frame, every fourth
             # pixel or so (a tenth of a millisecond): colour differences are large.
-            colour = cv2.resize(image, size, interpolation=cv2.INTER_NEAREST if lores is not None else cv2.INTER_AREA)
+            colour = (cv2.resize(image, size, interpolation=cv2.INTER_NEAREST) if lores is not None
+                      else shrunk(image, size))
         if lores is not None:
-            gray = cv2.resize(lores, size, interpolation=cv2.INTER_AREA)
+            gray = shrunk(lores, size)
         elif colour is None:
-            gray = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+            gray = shrunk(image, size)
         else:
             gray = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
         chroma = None
@@ -203,7 +205,7 @@ class StabilityGate:
     def _colour(self, frame: Frame | np.ndarray) -> np.ndarray:
         image = frame.image if isinstance(frame, Frame) else frame
         size = (self.work_width, max(1, int(round(image.shape[0] * self.work_width / image.shape[1]))))
-        return cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+        return shrunk(image, size)
 
     def _cells(self, a: _Look, b: _Look) -> tuple[np.ndarray, np.ndarray]:
         """Pixels that differ (in brightness or colour), and per grid cell whether enough of
