@@ -181,7 +181,7 @@ class StabilityGate:
         lores = frame.lores if isinstance(frame, Frame) else None
         h, w = image.shape[:2]
         self._full_size = (w, h)
-        size = (self.work_width, max(1, int(round(h * self.work_width / w))))
+        size = self._work_size(image)
         colour = None
         if image.ndim == 3:
             # With a lores stream only its chroma comes from the main frame, every fourth
@@ -202,10 +202,14 @@ class StabilityGate:
         # good for chroma only: the skin test, rarely needed, shrinks the frame properly.
         return _Look(cv2.GaussianBlur(gray, (3, 3), 0), chroma), (colour if lores is None else None)
 
+    def _work_size(self, image: np.ndarray) -> tuple[int, int]:
+        """(width, height) of ``image``'s small copy: :attr:`work_width` wide, its proportions kept."""
+        h, w = image.shape[:2]
+        return self.work_width, max(1, int(round(h * self.work_width / w)))
+
     def _colour(self, frame: Frame | np.ndarray) -> np.ndarray:
         image = frame.image if isinstance(frame, Frame) else frame
-        size = (self.work_width, max(1, int(round(image.shape[0] * self.work_width / image.shape[1]))))
-        return shrunk(image, size)
+        return shrunk(image, self._work_size(image))
 
     def _cells(self, a: _Look, b: _Look) -> tuple[np.ndarray, np.ndarray]:
         """Pixels that differ (in brightness or colour), and per grid cell whether enough of

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
+from vision.blobs import components
 from vision.cards.detect import FoundCard
 from vision.cards.glare import LampGlare, LitMat
 from vision.cards.heaps import (
@@ -444,7 +445,7 @@ def _faces_over_faces(fg: np.ndarray, mat: _Mat, glare: LampGlare, paper_fractio
     if cv2.countNonZero(left) < UNEXPLAINED * cw * ch:
         return []  # most frames: nothing so large left over at all
     left = _smoothed(left, k)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(left)
+    _, labels, stats, _ = components(left)
     x, y, w, h, area = stats[1:].T
     height, width = left.shape
     # a piece cut by the edge of what is looked at (a window round a change) is a card
