@@ -30,6 +30,7 @@ import numpy as np
 
 from vision.blobs import components
 from vision.frame import Frame
+from vision.ranks import median, percentile
 from vision.shrink import shrunk
 
 WORK_WIDTH = 320
@@ -267,11 +268,11 @@ class StabilityGate:
         lap_ref = np.abs(cv2.Laplacian(ref, cv2.CV_16S, ksize=3))
         lap_now = np.abs(cv2.Laplacian(small, cv2.CV_16S, ksize=3))
         # Soft: the reference's sharpest edges, where they did not change, have faded.
-        strong = lap_ref > max(30, int(np.percentile(lap_ref, 98)))
+        strong = lap_ref > max(30, int(percentile(np.bincount(lap_ref.ravel()), 98)))
         kept = strong & ~region
         pick = kept if np.count_nonzero(kept) > 50 else strong
         if pick.any():
-            ratio = float(np.median(lap_now[pick])) / max(1.0, float(np.median(lap_ref[pick])))
+            ratio = median(np.bincount(lap_now[pick])) / max(1.0, median(np.bincount(lap_ref[pick])))
             if ratio < 1 - self.blur_drop:
                 return "blur"
         if changed_px.any():

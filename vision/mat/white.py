@@ -11,10 +11,12 @@ again on every frame.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from vision.mat.calibration import Calibration
-from vision.mat.layout import MatLayout
+from vision.mat.layout import Marker, MatLayout
 
 SAMPLES_PER_SIDE = 12
 """Points taken along each side of a marker's margin, half-way across it."""
@@ -26,19 +28,10 @@ def margin_white(image: np.ndarray, calibration: Calibration, layout: MatLayout)
     """(B, G, R) of the markers' white margins in ``image`` (BGR), or None when too few of
     them lie in the frame. The median of the brighter half of the points: a card lying over
     a margin is white too, a hand or its shadow is darker."""
-    t = np.linspace(0.0, 1.0, SAMPLES_PER_SIDE, endpoint=False)
-    points = []
-    for m in layout.markers:
-        half = m.clearance / 2  # the middle of the margin, clear of the marker's black border
-        x0, y0, x1, y1 = m.x - half, m.y - half, m.x + m.size + half, m.y + m.size + half
-        xs, ys = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
-        # round the margin: top and bottom, right and left, each corner taken once
-        points += [np.stack([xs, np.full_like(t, y0)], 1), np.stack([np.full_like(t, x1), ys], 1),
-                   np.stack([xs + (x1 - x0) / SAMPLES_PER_SIDE, np.full_like(t, y1)], 1),
-                   np.stack([np.full_like(t, x0), ys + (y1 - y0) / SAMPLES_PER_SIDE], 1)]
-    if not points:
+    points = _margin_points(layout.markers)
+    if len(points) == 0:
         return None
-    px = np.round(calibration.to_image(np.concatenate(points))).astype(int)
+    px = np.round(calibration.to_image(points)).astype(int)
     h, w = image.shape[:2]
     inside = (px[:, 0] >= 0) & (px[:, 0] < w) & (px[:, 1] >= 0) & (px[:, 1] < h)
     if int(inside.sum()) < MIN_SAMPLES:
@@ -46,3 +39,22 @@ def margin_white(image: np.ndarray, calibration: Calibration, layout: MatLayout)
     values = image[px[inside, 1], px[inside, 0]].astype(np.float64)
     bright = values.max(axis=1)
     return np.median(values[bright >= np.median(bright)], axis=0)
+
+
+@functools.lru_cache(maxsize=8)
+def _margin_points(markers: tuple[Marker, ...]) -> np.ndarray:
+    """(N, 2) mat mm: the points taken round the markers' margins (the same every frame of a
+    mat, so worked out once)."""
+    t = np.linspace(0.0, 1.0, SAMPLES_PER_SIDE, endpoint=False)
+    points = []
+    for m in markers:
+        half = m.clearance / 2  # the middle of the margin, clear of the marker's black border
+        x0, y0, x1, y1 = m.x - half, m.y - half, m.x + m.size + half, m.y + m.size + half
+        xs, ys = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
+        # round the margin: top and bottom, right and left, each corner taken once
+        points += [np.stack([xs, np.full_like(t, y0)], 1), np.stack([np.full_like(t, x1), ys], 1),
+                   np.stack([xs + (x1 - x0) / SAMPLES_PER_SIDE, np.full_like(t, y1)], 1),
+                   np.stack([np.full_like(t, x0), ys + (y1 - y0) / SAMPLES_PER_SIDE], 1)]
+    out = np.concatenate(points) if points else np.zeros((0, 2))
+    out.setflags(write=False)  # shared by every frame's call
+    return out
