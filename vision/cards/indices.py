@@ -37,6 +37,13 @@ WEAK_JOKER_RED = 0.1
 """... unless its print is red (the mean redness of its inked pixels, :func:`patch_input`'s
 second channel, reaches this): a heart's or diamond's pips seen edge-on and a red checked
 back were read as such jokers (training-like seeds 2032, 2125)."""
+JOKER_ONLY_INDEX = 0.5
+"""A candidate proposed for a joker's word only (:attr:`Proposals.joker_only`: a covered
+joker's first letters, by the bar's thickness) is kept from this probability of being an
+index, not from :data:`WEAK_JOKER_INDEX`: the word's length is a guess there, and from 0.1
+a two of clubs' far index, rank and suit run into one bar, was read as a joker (dev seed
+2455), and a joker's far end as a second one (2342). It costs a joker of which a twentieth
+shows (2462)."""
 
 WEIGHTS = Path(__file__).resolve().parent / "weights" / "index_net.npz"
 WEIGHTS_SHA256 = "a32de027950c6bc5d37d0c62ed6b8a8ccf6aace138f4edb4ecd9001329cde31c"
@@ -112,7 +119,8 @@ class IndexReader:
     def read(self, image: np.ndarray, props: Proposals) -> list[IndexReading]:
         """The indices among ``props``, one per physical index, most certain first."""
         is_index, codes = self.score(image, props)
-        keep = np.flatnonzero((is_index >= self.min_index) | self._weak_jokers(image, props, is_index, codes))
+        kept = (is_index >= self.min_index) | self._weak_jokers(image, props, is_index, codes)
+        keep = np.flatnonzero(kept & ~_not_jokers(image, props, kept, is_index, codes))
         if len(keep) == 0:
             return []
         readings = merge_candidates(props.subset(keep), is_index[keep], codes[keep])
@@ -128,13 +136,38 @@ class IndexReader:
         :data:`WEAK_JOKER_INDEX`)."""
         sure_joker = codes[:, CODES.index(JOKER)] >= WEAK_JOKER_CODE
         weak = (is_index < self.min_index) & (is_index >= WEAK_JOKER_INDEX) & sure_joker
-        if weak.any():
-            which = np.flatnonzero(weak)
-            x = patch_input(cut_patches(image, props.subset(which)))
-            inked = x[..., 0] > 0.5
-            redness = (x[..., 1] * inked).sum(axis=(1, 2)) / np.maximum(inked.sum(axis=(1, 2)), 1)
-            weak[which[redness >= WEAK_JOKER_RED]] = False
+        weak[weak] = ~_red_print(image, props.subset(weak))
         return weak
+
+
+def _red_print(image: np.ndarray, props: Proposals) -> np.ndarray:
+    """(N,) bool: candidates whose print is red (:data:`WEAK_JOKER_RED`)."""
+    if len(props) == 0:
+        return np.zeros(0, bool)
+    x = patch_input(cut_patches(image, props))
+    inked = x[..., 0] > 0.5
+    redness = (x[..., 1] * inked).sum(axis=(1, 2)) / np.maximum(inked.sum(axis=(1, 2)), 1)
+    return np.asarray(redness >= WEAK_JOKER_RED)
+
+
+def _not_jokers(image: np.ndarray, props: Proposals, kept: np.ndarray, is_index: np.ndarray,
+                codes: np.ndarray) -> np.ndarray:
+    """(N,) bool: the candidates proposed for a joker's word only
+    (:attr:`Proposals.joker_only`) that are no joker: not read as one (from
+    :data:`JOKER_ONLY_INDEX`), in red print (as a weak joker: a flipping card's red pips,
+    squashed into bars, were read as three jokers, dev seed 2145), or lying on an index read
+    from another candidate (a two's rank over its suit makes a bar too, whose top the
+    network may take for a joker's J over its O: seed 2159's two of hearts fell to 0.53)."""
+    only = props.only_jokers()
+    out = only & ((codes[:, CODES.index(JOKER)] < WEAK_JOKER_CODE) | (is_index < JOKER_ONLY_INDEX))
+    read_as_jokers = only & ~out
+    out[read_as_jokers] = _red_print(image, props.subset(read_as_jokers))
+    others = np.flatnonzero(kept & ~only)
+    ask = np.flatnonzero(only & ~out)
+    if len(others) and len(ask):
+        gap = np.hypot(*(props.centre[ask, None, :] - props.centre[None, others, :]).transpose(2, 0, 1))
+        out[ask[(gap < 0.5 * props.span[others][None, :]).any(axis=1)]] = True
+    return out
 
 
 def merge_candidates(props: Proposals, is_index: np.ndarray, codes: np.ndarray) -> list[IndexReading]:

@@ -88,12 +88,24 @@ class Proposals:
     """(N, 2) unit vectors from the upper glyph to the lower one."""
     span: np.ndarray
     """(N,) distance between the two glyph centres, pixels."""
+    joker_only: np.ndarray | None = None
+    """(N,) bool: candidates that stand only for a joker's word (:func:`_merged_indices`),
+    whatever else the network reads there; None: none do."""
 
     def __len__(self) -> int:
         return len(self.span)
 
+    def only_jokers(self) -> np.ndarray:
+        """(N,) bool :attr:`joker_only`, all False when None."""
+        return np.zeros(len(self), bool) if self.joker_only is None else self.joker_only
+
     def subset(self, keep: np.ndarray) -> Proposals:
-        return Proposals(self.centre[keep], self.down[keep], self.span[keep])
+        return Proposals(self.centre[keep], self.down[keep], self.span[keep],
+                         None if self.joker_only is None else self.joker_only[keep])
+
+    def moved(self, offset: np.ndarray) -> Proposals:
+        """The same candidates, their centres moved by ``offset`` (2,)."""
+        return Proposals(self.centre + offset, self.down, self.span, self.joker_only)
 
     @classmethod
     def empty(cls) -> Proposals:
@@ -108,6 +120,8 @@ class Proposals:
             np.concatenate([p.centre for p in parts]),
             np.concatenate([p.down for p in parts]),
             np.concatenate([p.span for p in parts]),
+            (np.concatenate([p.only_jokers() for p in parts])
+             if any(p.joker_only is not None for p in parts) else None),
         )
 
 
@@ -404,7 +418,18 @@ CUT_JOKER_STEPS = (JOKER_STEPS, 3.85, 2.85)
 cut off by :func:`_cut_off_hairlines`): the whole word, or only its first four or three
 letters, the rest under that card. Only on the mat, where fans are laid: proposing the
 shorter words for every bar read the red pips of a card seen edge-on as a joker
-(training-like seeds 2125, 2145), and off the mat made false jokers on the photographs."""
+(training-like seeds 2125, 2145), and off the mat made false jokers on the photographs.
+A bar not cut off a line gets them when it is thick for its length (:data:`SHORT_WORD`),
+as candidates for a joker only (:attr:`Proposals.joker_only`)."""
+LETTER_WIDTH = 0.76
+"""A joker's stacked word is this many letter steps wide (0.66-0.93, typically 0.76, on the
+dev seeds' sharp frames): a bar of its letters is ``LETTER_WIDTH * length / width`` letters
+long, whatever its size."""
+SHORT_WORD = 4.0
+"""A bar of fewer letters than this (by its thickness) may be a covered joker's first three
+or four, the rest under the next card of the fan and no line between (the next card's
+white border over them): its step is proposed from those words too. Dev seeds' covered
+jokers so lost: 3.0-3.5 letters long; a whole word measures 4.1-5.8."""
 JOKER_FIRST_PAIR = 0.92
 """From the word's top end to the middle of its J and O, in letter steps."""
 
@@ -415,7 +440,7 @@ def _merged_indices(ink: np.ndarray, inked: np.ndarray, bars: list[Bar], search:
     axis (both ways: the classifier says which), span half its length (1.7 standard
     deviations along the axis, as for a uniform bar). ``bars[first_cut:]`` were cut off a
     line."""
-    out_c, out_d, out_s = [], [], []
+    out_c, out_d, out_s, out_j = [], [], [], []
     lo, hi = search.span if search.span is not None else (search.min_size, search.max_size * 1.2)
     for k, (stat, blob_centre, blob) in enumerate(bars):
         mom = cv2.moments(blob.astype(np.uint8), binaryImage=True)
@@ -433,8 +458,12 @@ def _merged_indices(ink: np.ndarray, inked: np.ndarray, bars: list[Bar], search:
         # a joker's index is the word JOKER stacked letter by letter, whose small letters
         # run together into one bar; the classifier knows a joker by its J over its O
         length = np.sqrt(12 * major)  # a uniform bar's length from its variance
-        words = CUT_JOKER_STEPS if k >= first_cut and search.span is not None else (JOKER_STEPS,)
-        steps = [length / n for n in words if 0.5 * lo <= length / n <= 0.6 * hi]
+        cut = k >= first_cut and search.span is not None
+        # a bar thick for its length is a word of few letters: the rest lie under the next
+        # card of a fan (LETTER_WIDTH); its shorter words stand for a joker only
+        short = search.span is not None and not cut and length * LETTER_WIDTH < SHORT_WORD * np.sqrt(12 * minor)
+        words = CUT_JOKER_STEPS if cut or short else (JOKER_STEPS,)
+        steps = [(length / n, n) for n in words if 0.5 * lo <= length / n <= 0.6 * hi]
         joker = major / minor >= 8.0 and bool(steps)
         # the shape first (cheap), then the print's contrast with the stock round it
         if not (whole_index or joker) or not _printed_on_card(ink, inked, stat, blob):
@@ -447,16 +476,18 @@ def _merged_indices(ink: np.ndarray, inked: np.ndarray, bars: list[Bar], search:
                 out_c.append(centre)
                 out_d.append(sign * axis)
                 out_s.append(span / scale)
-        for step in steps if joker else ():
+                out_j.append(False)
+        for step, n in steps if joker else ():
             for sign in (1.0, -1.0):
                 down = sign * axis
                 top = centre - down * (length / 2 / scale)
                 out_c.append(top + down * (JOKER_FIRST_PAIR * step / scale))
                 out_d.append(down)
                 out_s.append(step / scale)
+                out_j.append(short and n != JOKER_STEPS)
     if not out_c:
         return Proposals.empty()
-    return Proposals(np.array(out_c), np.array(out_d), np.array(out_s))
+    return Proposals(np.array(out_c), np.array(out_d), np.array(out_s), np.array(out_j) if any(out_j) else None)
 
 
 def pair_glyphs(glyphs: Glyphs, span: tuple[float, float] | None = None, chunk: int = 512) -> Proposals:
@@ -520,7 +551,7 @@ def propose(
         glyphs = find_glyphs(img, search, msk, paper_min, scale)
         parts += [pair_glyphs(glyphs, limits), glyphs.merged]
     found = Proposals.concat(parts)
-    return Proposals(found.centre + offset, found.down, found.span) if len(found) else found
+    return found.moved(offset) if len(found) else found
 
 
 def cut_patches(image: np.ndarray, proposals: Proposals, view: View = INDEX_VIEW) -> np.ndarray:
