@@ -42,8 +42,8 @@ JOKER_ONLY_INDEX = 0.5
 joker's first letters, by the bar's thickness) is kept from this probability of being an
 index, not from :data:`WEAK_JOKER_INDEX`: the word's length is a guess there, and from 0.1
 a two of clubs' far index, rank and suit run into one bar, was read as a joker (dev seed
-2455), and a joker's far end as a second one (2342). It costs a joker of which a twentieth
-shows (2462)."""
+2455), and a joker's far end as a second one (2342). It costs three covered jokers the
+network doubted as indices (2204, 2336, 2519) and one of which a twentieth shows (2462)."""
 
 WEIGHTS = Path(__file__).resolve().parent / "weights" / "index_net.npz"
 WEIGHTS_SHA256 = "a32de027950c6bc5d37d0c62ed6b8a8ccf6aace138f4edb4ecd9001329cde31c"
