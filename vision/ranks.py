@@ -27,7 +27,7 @@ def percentile(counts: np.ndarray, q: float) -> float:
     cum = np.cumsum(counts, dtype=np.int64)
     n = int(cum[-1]) if len(cum) else 0
     if n == 0:
-        raise ValueError("percentile of no values")
+        raise ValueError("percentile or median of no values")
     virtual = (n - 1) * (q / 100)  # numpy's index of the percentile among the sorted values
     if virtual >= n - 1:
         return float(_value_at(cum, n - 1))
@@ -40,14 +40,9 @@ def percentile(counts: np.ndarray, q: float) -> float:
 
 def median(counts: np.ndarray) -> float:
     """``np.median(values)`` of the whole numbers whose histogram is ``counts``: the middle
-    value, or the mean of the middle two."""
-    cum = np.cumsum(counts, dtype=np.int64)
-    n = int(cum[-1]) if len(cum) else 0
-    if n == 0:
-        raise ValueError("median of no values")
-    if n % 2:
-        return float(_value_at(cum, n // 2))
-    return (_value_at(cum, n // 2 - 1) + _value_at(cum, n // 2)) / 2
+    value, or the mean of the middle two (the 50th percentile: whole numbers' half-way
+    point is exact)."""
+    return percentile(counts, 50.0)
 
 
 def _value_at(cum: np.ndarray, rank: int) -> int:

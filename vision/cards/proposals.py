@@ -428,8 +428,10 @@ long, whatever its size."""
 SHORT_WORD = 4.0
 """A bar of fewer letters than this (by its thickness) may be a covered joker's first three
 or four, the rest under the next card of the fan and no line between (the next card's
-white border over them): its step is proposed from those words too. Dev seeds' covered
-jokers so lost: 3.0-3.5 letters long; a whole word measures 4.1-5.8."""
+white border over them): its step is proposed from those words too. The dev seeds' covered
+jokers so lost measured 2.5-3.4 letters by their thickness; a whole word (4.7-5.2 steps
+long, 0.66-0.93 of a step thick) measures 3.8-6.0, and the thickest get the shorter words'
+candidates too, which read no false joker on the dev seeds."""
 JOKER_FIRST_PAIR = 0.92
 """From the word's top end to the middle of its J and O, in letter steps."""
 
