@@ -13,6 +13,7 @@ from vision.cards.pips import (
     PIP_COUNT,
     RANK_BY_PIPS,
     most_log_odds,
+    paper_plane,
     pip_likeness,
     rank_by_pips,
     weigh_pips,
@@ -40,6 +41,46 @@ def test_clubs_pips_look_like_clubs_and_spades_like_spades(rank):
         likeness = pip_likeness(image, corners, lone=rank == "A")
         assert len(likeness) == (1 if rank == "A" else 10 if rank == "T" else int(rank))
         assert sign * (np.mean(likeness) - CLUB_BIAS) > 0, (rank + suit, likeness)
+
+
+def _lamp_to_one_side(image: np.ndarray, corners: np.ndarray, darkest: float) -> np.ndarray:
+    """``image`` lit from the card's right: its left edge at ``darkest`` of the light."""
+    x0, x1 = corners[:, 0].min(), corners[:, 0].max()
+    x = np.arange(image.shape[1], dtype=np.float32)
+    light = np.clip(darkest + (1.0 - darkest) * (x - x0) / (x1 - x0), darkest, 1.0)
+    return np.clip(image * light[None, :, None], 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("code", ["Ac", "As", "4c", "4s"])
+def test_pips_under_a_lamp_to_one_side_still_say_their_suit(code):
+    # seed 2196's ace of spades lay 144 on its left and 234 on its right: taken against one
+    # level of paper, its whole left side was ink and its pip no pip at all
+    image, corners = _lone(code, angle=0.0)
+    dim = _lamp_to_one_side(image, corners, 0.5)
+    likeness = pip_likeness(dim, corners, lone=code[0] == "A")
+    assert len(likeness) == PIP_COUNT[code[0]], likeness
+    assert (1 if code[1] == "c" else -1) * (np.mean(likeness) - CLUB_BIAS) > 0, likeness
+
+
+@pytest.mark.parametrize("code", ["9h", "7s", "Tc"])
+def test_pips_under_a_lamp_to_one_side_still_count_their_rank(code):
+    image, corners = _lone(code, angle=0.0)
+    dim = _lamp_to_one_side(image, corners, 0.5)
+    assert rank_by_pips(dim, corners, red=code[1] in "hd") == code[0]
+
+
+def test_the_papers_level_follows_the_light_not_the_print():
+    h, w = 150, 100
+    yy, xx = np.mgrid[0:h, 0:w]
+    lit = 140.0 + 90.0 * xx / w + 20.0 * yy / h  # a gradient across, a little down
+    dark = lit.astype(np.float32).copy()
+    dark[40:110, 25:75] = 20.0  # a big black pip, a third of the card
+    dark[5:25, 5:15] = 30.0  # an index
+    plane = paper_plane(dark)
+    paper = np.ones((h, w), bool)
+    paper[40:110, 25:75] = paper[5:25, 5:15] = False
+    assert np.abs(plane - lit)[paper].max() < 3.0
+    assert np.abs(plane - lit)[~paper].max() < 3.0  # under the print too
 
 
 @pytest.mark.parametrize("code", ["2c", "5s", "Tc"])

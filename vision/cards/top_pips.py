@@ -109,7 +109,10 @@ def top_pip_likeness(image: np.ndarray, corners: np.ndarray, over: Sequence[np.n
     ``corners`` (image px, clockwise from the top-left as its index reads), the cards
     ``over`` it (outlines) hiding what they cover: how much more it looks like a club than
     a spade (a difference of correlations, -2..2)."""
-    card, ink, h = card_and_ink(image, corners)
+    # one paper level: a covered card's outline takes in the cards over it, and a plane
+    # fitted to them all named a dim room's covered ten of clubs a spade (docs/benchmarks.md,
+    # session 52)
+    card, ink, h = card_and_ink(image, corners, one_card=False)
     H, W = ink.shape
     x0, y0, x1, y1 = (round(f * s) for f, s in zip(TOP_ROW, (W, H, W, H), strict=True))
     shown = _in_view((W, H), corners, over)
