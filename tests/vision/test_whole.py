@@ -28,7 +28,7 @@ from vision.render.synth import KINDS, random_scene
 from vision.train.dataset import IGNORE
 from vision.train.train_whole import make_whole_data
 
-from .conftest import code_probs
+from .conftest import code_probs, without_pips
 
 UPRIGHT = np.array([[100.0, 50.0], [163.0, 50.0], [163.0, 138.0], [100.0, 138.0]])
 """A poker card's outline upright, clockwise from its top-left, 1 px a millimetre."""
@@ -136,10 +136,10 @@ def test_a_lone_card_whose_index_is_a_blot_is_named_from_its_whole_face(seed: in
         assert read.extras["in_focus"] is False
         return [c.code for c in read.cards if np.hypot(*(np.array(c.corners).mean(axis=0) - centre)) < 10]
 
-    blind = CardFinder()
+    blind = without_pips(CardFinder())  # the pips may name the two too (OpenCV 4.8)
     blind.whole = None
     assert read_there(blind) == [unseen]
-    assert read_there(CardFinder()) == [code]
+    assert read_there(without_pips(CardFinder())) == [code]
 
 
 def test_a_net_that_names_nothing_leaves_the_odds_as_they_were():
