@@ -123,10 +123,7 @@ def card_and_ink(image: np.ndarray, corners: np.ndarray,
     w, h = max(8, round(width * shrink)), max(8, round(height * shrink))
     card = warp_quad(image, c, (w, h))
     dark = ink_image(card).astype(np.float32)
-    if one_card:
-        paper = paper_plane(dark)
-    else:
-        paper = np.full(dark.shape, float(np.percentile(dark, 90)), np.float32)
+    paper = paper_plane(dark) if one_card else float(np.percentile(dark, 90))
     return card, np.clip((paper - dark) / np.maximum(paper * 0.5, 1.0), 0, 1), float(h)
 
 
