@@ -142,6 +142,25 @@ def test_on_the_mat_a_joker_lying_on_a_measured_card_stays():
     assert [c.code for c in assemble([a, b, speck], (1000, 1000), card_height_px=height)] == ["2c"]
 
 
+def test_on_the_mat_a_card_lying_on_a_measured_joker_stays():
+    # the joker's span is its word's letter step, 0.6 of the ranks' of its deck: a card's
+    # index over its middle is at the deck's rank scale, not print of the joker's own
+    # (training-like seed 2398: an eight of diamonds over a joker, read at 1.0, was lost)
+    a, far, back = _pair("JOKER", span=6.0)
+    b = _reading("JOKER", far, back, span=6.0)
+    middle = (a.centre + far) / 2
+    height = POKER.height * 10.0 / POKER.index_span
+    assert [len(c.indices) for c in assemble([a, b], (1000, 1000), card_height_px=height)] == [2]  # measured
+    on_top = _reading("8d", middle, a.down, span=10.0, conf=0.95)
+    assert sorted(c.code for c in assemble([a, b, on_top], (1000, 1000), card_height_px=height)) == ["8d", "JOKER"]
+    # and a joker over a joker is at the joker's scale
+    joker = _reading("JOKER", middle, a.down, span=6.2, conf=0.95)
+    assert len(assemble([a, b, joker], (1000, 1000), card_height_px=height)) == 2
+    # print over the joker twice a rank's size is still print
+    art = _reading("9h", middle, a.down, span=20.0, conf=0.95)
+    assert [c.code for c in assemble([a, b, art], (1000, 1000), card_height_px=height)] == ["JOKER"]
+
+
 def test_an_index_whose_down_leans_still_pairs_with_the_far_corner_of_its_card():
     # A "10" whose "1" was paired with the pip leans by 25 degrees; the other index stands
     # straight and sees it exactly at the far end of the card's diagonal.
