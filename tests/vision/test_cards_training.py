@@ -7,11 +7,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import vision.train.train_index as train_index
 from vision.cards.net import NONE, RANK_CLASSES, SUIT_CLASSES, IndexNet, Shape
-from vision.cards.proposals import Proposals
+from vision.cards.proposals import Proposals, patch_input
 from vision.train.corners import TrueIndex, corner_sample
 from vision.train.dataset import IGNORE, build, code_labels, label
-from vision.train.train_index import main, make_data, train
+from vision.train.train_index import main, make_data, net_inputs, train
 
 
 def _props(rows: list[tuple[float, float, float, float, float]]) -> Proposals:
@@ -58,6 +59,17 @@ def test_the_same_seed_gives_the_same_patches():
     np.testing.assert_array_equal(a.patches, b.patches)
     np.testing.assert_array_equal(a.rank, b.rank)
     assert (a.rank != NONE).any() and (a.rank == NONE).any()
+
+
+def test_many_patches_are_made_inputs_a_chunk_at_a_time_as_all_at_once(monkeypatch: pytest.MonkeyPatch):
+    # at once, 350 000 patches took 24 GB in temporaries and the trainer was killed
+    rng = np.random.default_rng(3)
+    patches = np.full((10, 40, 32, 3), 230, np.uint8)
+    patches[:, 8:30, 6:26] = rng.integers(0, 255, (10, 22, 20, 3), dtype=np.uint8)  # print, paper round it
+    monkeypatch.setattr(train_index, "INPUT_CHUNK", 3)
+    chunked = net_inputs(patches)
+    assert chunked.dtype == np.float32 and chunked.shape == (10, 40, 32, 2)
+    np.testing.assert_array_equal(chunked, patch_input(patches))
 
 
 def test_a_short_training_run_learns_something_and_saves(tmp_path: Path):
