@@ -161,6 +161,22 @@ def test_on_the_mat_a_card_lying_on_a_measured_joker_stays():
     assert [c.code for c in assemble([a, b, art], (1000, 1000), card_height_px=height)] == ["JOKER"]
 
 
+def test_on_the_mat_a_double_decks_same_card_under_another_is_two_cards():
+    # a fan of two decks held two tens of hearts, the covered one's index beyond the top
+    # one's corner on its diagonal, both in its far index's window: read from that far index
+    # first, the covered ten was taken for its top corner read twice and lost (dev seed 2591)
+    a, far, back = _pair("Th", conf=0.95, angle=0.0)
+    b = _reading("Th", far, back, conf=0.99)
+    under = _reading("Th", a.centre - (far - a.centre) * 0.3, a.down, conf=0.95)
+    # (off the mat a four-index deck's card found as two is merged into one, windows wide)
+    height = POKER.height * a.span / POKER.index_span
+    cards = assemble([under, a, b], (1000, 1000), card_height_px=height)
+    assert sorted(len(c.indices) for c in cards) == [1, 2]
+    (top,) = [c for c in cards if len(c.indices) == 2]
+    assert {id(i) for i in top.indices} == {id(a), id(b)} and not top.covered
+    assert [c.covered for c in cards if c is not top] == [True]
+
+
 def test_an_index_whose_down_leans_still_pairs_with_the_far_corner_of_its_card():
     # A "10" whose "1" was paired with the pip leans by 25 degrees; the other index stands
     # straight and sees it exactly at the far end of the card's diagonal.

@@ -186,14 +186,31 @@ def _agree(a: IndexReading, b: IndexReading) -> bool:
     return _agreement(a, b) > 0.02
 
 
-def _slot_fillers(a: IndexReading, readings: list[IndexReading], candidates: list[int]) -> list[int]:
+SLOTS = {"opposite": (1, 1), "beside": (1, 0), "below": (0, 1), "beside-left": (-1, 0), "opposite-left": (-1, 1)}
+"""Where each kind of sibling index lies (:func:`_sibling_kind`), in the far index's
+offsets across and down the card from ``a``."""
+TWICE_READ = 1.0
+"""Two readings of one corner (its glyphs paired two ways) lie within this many spans of
+each other; the same code's index of another card (a double deck's) lies further off."""
+
+
+def _slot_fillers(a: IndexReading, readings: list[IndexReading], candidates: list[int],
+                  slot: np.ndarray) -> list[int]:
     """Of the ``candidates`` (indices into ``readings``) that lie where one and the same
-    index of ``a``'s card would, those that are it: the one that agrees with ``a`` best,
-    and any read as the same code (that corner read twice). In a fan the next card's index
-    lies a few pixels from where a four-index deck's own index would be: a covered four of
-    clubs, read 4c at 0.97 and 4s at 0.03, joined the four of spades over it and was lost."""
-    best = max(candidates, key=lambda j: _agreement(a, readings[j]))
-    return [j for j in candidates if readings[j].code == readings[best].code]
+    index of ``a``'s card would (``slot``, in pixels), those that are it: the one that agrees
+    with ``a`` best, and any read as the same code at the same place (that corner read
+    twice). In a fan the next card's index lies a few pixels from where a four-index deck's
+    own index would be: a covered four of clubs, read 4c at 0.97 and 4s at 0.03, joined the
+    four of spades over it and was lost. Of those that agree about as well, the one nearest
+    the slot: a double deck's fan held two tens of hearts, both in the far index's window
+    of the top one, and the covered one was taken for its far corner read twice (dev seed
+    2591)."""
+    agreement = {j: _agreement(a, readings[j]) for j in candidates}
+    top = max(agreement.values())
+    best = readings[min((j for j in candidates if agreement[j] >= top - 0.05),
+                        key=lambda j: float(np.hypot(*(readings[j].centre - slot))))]
+    return [j for j in candidates if readings[j].code == best.code
+            and float(np.hypot(*(readings[j].centre - best.centre))) < TWICE_READ * best.span]
 
 
 def _joint(group: list[IndexReading]) -> np.ndarray | None:
@@ -327,8 +344,12 @@ def assemble(readings: list[IndexReading], image_size: tuple[int, int], shape: C
                 kind = _sibling_kind(a, readings[j], a_shape, card_height_px is not None)
                 if kind is not None and _agree(a, readings[j]):
                     slots.setdefault(kind, []).append(j)
+        ox, oy = a_shape.opposite_index()
+        frame = index_frame(a.centre, a.down, a.span)
         for kind, candidates in slots.items():
-            for j in _slot_fillers(a, readings, candidates):
+            across, down = SLOTS[kind]
+            slot = apply_affine(frame, np.array([[across * ox, down * oy]]))[0]
+            for j in _slot_fillers(a, readings, candidates, slot):
                 used[j] = True
                 group.append(readings[j])
                 if kind == "opposite" and opposite is None:
