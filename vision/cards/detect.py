@@ -187,8 +187,11 @@ def _agree(a: IndexReading, b: IndexReading) -> bool:
 
 
 SLOTS = {"opposite": (1, 1), "beside": (1, 0), "below": (0, 1), "beside-left": (-1, 0), "opposite-left": (-1, 1)}
-"""Where each kind of sibling index lies (:func:`_sibling_kind`), in the far index's
-offsets across and down the card from ``a``."""
+"""Where each kind of sibling index (:func:`_sibling_kind`) lies from the index read: how
+many times the far index's offset across the card and down it."""
+AS_WELL = 0.05
+"""Readings in one slot whose agreement with the index read is within this of the best's
+agree about as well: the nearest the slot is the sibling."""
 TWICE_READ = 1.0
 """Two readings of one corner (its glyphs paired two ways) lie within this many spans of
 each other; the same code's index of another card (a double deck's) lies further off."""
@@ -207,7 +210,7 @@ def _slot_fillers(a: IndexReading, readings: list[IndexReading], candidates: lis
     2591)."""
     agreement = {j: _agreement(a, readings[j]) for j in candidates}
     top = max(agreement.values())
-    best = readings[min((j for j in candidates if agreement[j] >= top - 0.05),
+    best = readings[min((j for j in candidates if agreement[j] >= top - AS_WELL),
                         key=lambda j: float(np.hypot(*(readings[j].centre - slot))))]
     return [j for j in candidates if readings[j].code == best.code
             and float(np.hypot(*(readings[j].centre - best.centre))) < TWICE_READ * best.span]
