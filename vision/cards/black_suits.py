@@ -68,6 +68,14 @@ UNSURE = 0.99
 """... and the index net gives the likelier of the two less than this share of it. Above
 it the index net is right 99.6 % of the time (training-like patches, session 36)."""
 
+WITNESS_WEIGHT = 1.5
+"""Each witness's odds of club against spade count this many times (raised to this power)
+against the index net's: a witness asked only of black indices is more often right than
+its odds say where the index net is unsure. Dev still frames (seeds 2000-2599): fans 3404
+at 1, 3407 at 1.5, 3404 at 2, 3399 at 0.5, lone cards and reports matching none the same
+at 1, 1.5 and 2; the held-out sets, read once it was settled, one fanned card more each
+(docs/benchmarks.md, session 53)."""
+
 _CLUBS = np.array([c.endswith("c") for c in CODES[:-1]] + [False])
 _SPADES = np.array([c.endswith("s") for c in CODES[:-1]] + [False])
 _CLUB, _SPADE = SUIT_CLASSES.index("c"), SUIT_CLASSES.index("s")
@@ -124,9 +132,9 @@ def weigh_black_suits(image: np.ndarray, cards: Sequence[tuple[np.ndarray, Seque
                       witnesses: Sequence[tuple[IndexNet, View]]) -> list[np.ndarray]:
     """For each card, given as its probabilities over CODES (:func:`unsure_black`) and its
     indices read in ``image``: the probabilities with their odds of club against spade
-    multiplied by each witness's, a net read on patches seeing its view (their mean over the
-    card's indices). A card, not an index: a card's two indices stay one card's, whatever
-    they read."""
+    multiplied by each witness's (:data:`WITNESS_WEIGHT` times), a net read on patches
+    seeing its view (their mean over the card's indices). A card, not an index: a card's
+    two indices stay one card's, whatever they read."""
     if not cards:
         return []
     poses = [r for _, indices in cards for r in indices]
@@ -140,7 +148,7 @@ def weigh_black_suits(image: np.ndarray, cards: Sequence[tuple[np.ndarray, Seque
         odds /= 1.0 - odds
         for clubs in said:
             share = min(max(float(clubs[k : k + len(indices)].mean()), 1e-6), 1.0 - 1e-6)
-            odds *= share / (1.0 - share)
+            odds *= (share / (1.0 - share)) ** WITNESS_WEIGHT
         k += len(indices)
         out.append(with_club_share(probs, odds / (1.0 + odds)))
     return out
