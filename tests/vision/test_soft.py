@@ -138,15 +138,16 @@ def test_the_club_or_spade_net_of_frames_out_of_focus_is_asked_out_of_focus_only
     assert "Ks" in _reads_near(2029, "Kc", soft=True)(CardFinder(soft_black_suits=spade))
 
 
-@pytest.mark.parametrize(("seed", "code", "lone"), [(2062, "9c", True), (2006, "6c", False), (2017, "Ts", False),
-                                                    (2041, "Jc", False)])
+@pytest.mark.parametrize(("seed", "code", "lone"), [(2062, "9c", True), (2006, "6c", False), (2017, "Ts", False)])
 def test_out_of_focus_the_wide_witness_reads_black_cards_the_index_alone_leaves_unsure(seed: int, code: str,
                                                                                         lone: bool):
     # training-like tables seen out of focus: the index net and the club-or-spade net tuned
     # on such frames read these black cards as the other black suit or not at all; the
     # witness that sees the card's top beside the index too reads them right, with numpy 2
     # and OpenCV 5 as with the oldest versions CI runs. The whole-card net (session 48)
-    # reads some of them right too, and so may the pips: both finders go without either
+    # reads some of them right too, and so may the pips: both finders go without either.
+    # (Seed 2041's jack of clubs, once a case here, is read by the narrower witness alone
+    # with the oldest versions since the witnesses weigh 1.5 times, session 53.)
     read_there = _reads_near(seed, code, soft=True, lone=lone)
     assert code not in read_there(without_pips(_without_the_whole_card(_without_the_wide_witness())))
     assert code in read_there(without_pips(_without_the_whole_card(CardFinder())))
