@@ -49,12 +49,20 @@ def only_black_pair_moved(before: np.ndarray, after: np.ndarray, rank: str) -> b
     return bool(np.isclose(after[pair].sum(), before[pair].sum()) and np.array_equal(after[others], before[others]))
 
 
-def always_says(suit: str, net: IndexNet) -> IndexNet:
-    """A club-or-spade witness of ``net``'s shape that says ``suit`` whatever it is shown."""
+def says_odds(club_odds: float, net: IndexNet) -> IndexNet:
+    """A club-or-spade witness of ``net``'s shape whose odds of club against spade are
+    ``club_odds`` whatever it is shown (no heart, no diamond)."""
     params = dict(net.params)
     params["suit.w"] = np.zeros_like(params["suit.w"])
-    params["suit.b"] = np.where(np.arange(len(SUIT_CLASSES)) == SUIT_CLASSES.index(suit), 50.0, 0.0)
+    params["suit.b"] = np.full(len(SUIT_CLASSES), -50.0)
+    params["suit.b"][SUIT_CLASSES.index("c")] = np.log(club_odds)
+    params["suit.b"][SUIT_CLASSES.index("s")] = 0.0
     return IndexNet(params, net.shape)
+
+
+def always_says(suit: str, net: IndexNet) -> IndexNet:
+    """A club-or-spade witness of ``net``'s shape that says ``suit`` ("c" or "s") whatever it is shown."""
+    return says_odds(np.exp(50.0) if suit == "c" else np.exp(-50.0), net)
 
 
 def without_pips(finder: CardFinder) -> CardFinder:

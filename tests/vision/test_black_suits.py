@@ -20,12 +20,11 @@ from vision.cards.black_suits import (
 from vision.cards.detect import CardFinder
 from vision.cards.geometry import INDEX_VIEW
 from vision.cards.indices import CODES, IndexReader, IndexReading
-from vision.cards.net import SUIT_CLASSES, IndexNet
 from vision.reader import CardReader
 from vision.render.scene import render
 from vision.render.synth import KINDS, random_scene
 
-from .conftest import always_says
+from .conftest import always_says, says_odds
 
 
 def _probs(probs: dict[str, float]) -> np.ndarray:
@@ -68,24 +67,13 @@ def test_the_witnesses_odds_of_club_against_spade_multiply():
     assert club_share(weigh_black_suits(image, [(probs, indices)], [])[0])[1] == pytest.approx(0.6)
 
 
-def _says_odds(club_odds: float) -> IndexNet:
-    """A club-or-spade witness whose odds of club against spade are ``club_odds``, whatever it sees."""
-    net = default_black_suit_net()
-    params = dict(net.params)
-    params["suit.w"] = np.zeros_like(params["suit.w"])
-    params["suit.b"] = np.full(len(SUIT_CLASSES), -50.0)
-    params["suit.b"][SUIT_CLASSES.index("c")] = np.log(club_odds)
-    params["suit.b"][SUIT_CLASSES.index("s")] = 0.0
-    return IndexNet(params, net.shape)
-
-
 def test_a_witness_counts_more_than_its_odds_against_an_unsure_index_net():
     # asked only of black indices, a witness is more often right than its odds say where
     # the index net is unsure (dev still frames: fans 3404 -> 3407 at 1.5 times)
     image = np.full((120, 160, 3), 200, np.uint8)
     probs = _probs({"7c": 0.5, "7s": 0.5})
     indices = [IndexReading("7c", 0.5, 0.9, np.array([40.0, 40.0]), np.array([0.0, 1.0]), 10.0)]
-    out = weigh_black_suits(image, [(probs, indices)], [(_says_odds(4.0), INDEX_VIEW)])[0]
+    out = weigh_black_suits(image, [(probs, indices)], [(says_odds(4.0, default_black_suit_net()), INDEX_VIEW)])[0]
     odds = 4.0**WITNESS_WEIGHT
     assert WITNESS_WEIGHT > 1 and club_share(out)[1] == pytest.approx(odds / (1 + odds), abs=1e-4)
 

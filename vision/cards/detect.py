@@ -470,34 +470,31 @@ def _without_stray_readings(found: list[_Assembled], on_mat: bool = False) -> li
     a card whose two far indices were both read (so its outline is measured, not guessed),
     at a scale unlike that card's own index (pips and court art are larger). A card lying
     on top of another has an index of the same deck, so the same scale, and stays; on the
-    mat (``on_mat``), so does a joker at a joker's scale (:data:`JOKER_SPAN_SHARE`): a
-    covered joker of one fan, lying on a card of another, was lost (training-like seed
-    2090). Off the mat, a photograph's court card under a warm lamp had its art read as a
+    mat (``on_mat``), each index is taken to its deck's rank scale first
+    (:data:`JOKER_SPAN_SHARE`), so a joker lying on a card stays (a covered joker of one fan
+    on a card of another was lost, training-like seed 2090), and so does a card lying on a
+    joker (an eight of diamonds over one, read at 1.0, was dropped as its print, seed
+    2398). Off the mat, a photograph's court card under a warm lamp had its art read as a
     joker at that scale, and the photographs hold no joker to find. Off the mat too, a
     one-index card anywhere in the frame (on a measured card or not) is dropped when its
     index's span is out of :data:`OFF_MAT_SPANS` times the measured cards' median."""
     measured = [f.card for f in found if f.measured]
     deck_span = float(np.median([c.indices[0].span for c in measured])) if measured and not on_mat else None
+
+    def rank_span(card: FoundCard) -> float:
+        return card.indices[0].span / (_span_share(card.code) if on_mat else 1.0)
+
     out = []
     for f in found:
         if not f.measured and len(f.card.indices) == 1:
             r = f.card.indices[0]
-            share = _span_share(f.card.code) if on_mat else 1.0
-            if any(_point_in(big.corners, r.centre)
-                   and not 0.75 < r.span * _big_share(big, on_mat) / (share * big.indices[0].span) < 1.33
+            if any(_point_in(big.corners, r.centre) and not 0.75 < rank_span(f.card) / rank_span(big) < 1.33
                    for big in measured):
                 continue
             if deck_span is not None and not OFF_MAT_SPANS[0] < r.span / deck_span < OFF_MAT_SPANS[1]:
                 continue
         out.append(f)
     return out
-
-
-def _big_share(card: FoundCard, on_mat: bool) -> float:
-    """A measured card's index span as a share of its deck's rank span: a joker's letter step
-    is smaller than the rank index of a card lying on it (training-like seed 2398: an eight
-    of diamonds over a joker, its index read at 1.0, was dropped as the joker's print)."""
-    return _span_share(card.code) if on_mat else 1.0
 
 
 def _over(card: FoundCard, cards: Sequence[FoundCard]) -> list[np.ndarray]:
