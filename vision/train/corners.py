@@ -29,7 +29,10 @@ class TrueIndex:
     span: float
     whole: bool = True
     """False when part of it is covered or off the patch: candidates there are neither
-    right nor wrong, and are left out of training."""
+    right nor wrong, and are left out of training ..."""
+    legible: bool = False
+    """... unless only the far end of its suit is covered (a fanned column's next card across
+    it): the rank and the suit's middle show, a person reads it, and so must the nets."""
 
 
 @dataclass

@@ -62,7 +62,7 @@ def label(props: Proposals, truth: list[TrueIndex]) -> tuple[np.ndarray, np.ndar
         dc = np.hypot(*(props.centre - t.centre).T) / t.span
         cos = props.down @ t.down
         ratio = props.span / t.span
-        if not t.whole:
+        if not (t.whole or t.legible):
             rank[dc < 1.0] = IGNORE
             continue
         hit = (dc < 0.35) & (cos > 0.9) & (ratio > 0.7) & (ratio < 1.45)

@@ -78,9 +78,11 @@ def card_indices(rendered: RenderedScene, i: int) -> list[TrueIndex]:
         inside = (pts[:, 0] >= 0) & (pts[:, 1] >= 0) & (pts[:, 0] < ww) & (pts[:, 1] < hh)
         xi = np.clip(pts[:, 0].astype(int), 0, ww - 1)
         yi = np.clip(pts[:, 1].astype(int), 0, hh - 1)
-        seen = float((inside & (labels[yi, xi] == i + 1)).mean())
-        if seen > 0:
-            out.append(TrueIndex(p.code, centre, down, span, whole=seen == 1.0))
+        visible = (inside & (labels[yi, xi] == i + 1)).reshape(5, 3)  # rows: from the rank's top down
+        if visible.any():
+            # legible: all but the last row, the suit's far end, which a fanned column's next card covers first
+            out.append(TrueIndex(p.code, centre, down, span, whole=bool(visible.all()),
+                                 legible=bool(visible[:4].all())))
     return out
 
 
