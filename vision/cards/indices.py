@@ -52,7 +52,7 @@ WEIGHTS_SHA256 = "a32de027950c6bc5d37d0c62ed6b8a8ccf6aace138f4edb4ecd9001329cde3
 ``TABLE_COMPANION_REALCARDS`` naming ../shared/realcards/edje-train; about 30 minutes on two
 cores). The script as it is now makes another net of this shape, no better on both the
 rendered tables and the real photos: each such candidate is measured and is shipped only
-when it is (docs/benchmarks.md, sessions 34 and 37)."""
+when it is (docs/benchmarks.md, sessions 34, 37 and 54)."""
 
 # Every code the network can name, in the order of :func:`code_probabilities`' columns.
 CODES: tuple[str, ...] = tuple(r + s for r in RANK_CLASSES[:13] for s in SUIT_CLASSES) + (JOKER,)
