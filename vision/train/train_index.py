@@ -190,7 +190,8 @@ def evaluate(net: IndexNet, data: PatchSet) -> dict[str, float]:
 
 INPUT_CHUNK = 20_000
 """Patches made network inputs this many at a time: at once, 350 000 patches (6000 scenes
-out of focus) took 24 GB in float temporaries and the trainer was killed."""
+out of focus) took 24 GB in float temporaries and the trainer was killed; so did the gate's
+300 000 (24 000 corner samples and 2400 scenes, session 54)."""
 
 
 def net_inputs(patches: np.ndarray) -> np.ndarray:
@@ -269,7 +270,7 @@ def train_gate(data: PatchSet, val: PatchSet, seed: int, recall: float = 0.998, 
     with both classes weighted equally; its threshold lets ``recall`` of the validation
     indices through (and of the last ``real_count`` patches', the real photos', if any)."""
     rng = np.random.default_rng(seed)
-    x = gate_features(patch_input(data.patches))
+    x = gate_features(net_inputs(data.patches))  # the whole training set: a chunk at a time, as in train()
     y = (data.rank != NONE).astype(np.float32)
     w_pos = 0.5 / max(y.mean(), 1e-6)
     w_neg = 0.5 / max(1 - y.mean(), 1e-6)
