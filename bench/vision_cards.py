@@ -217,11 +217,13 @@ REAL_VARIANTS: tuple[tuple[str, float, tuple[float, float, float]], ...] = (
     (", enlarged 4 times (a phone's full size)", 4.0, (1.0, 1.0, 1.0)),
     (", under a warm lamp (blue x0.8, red x1.2)", 1.0, (0.8, 0.95, 1.2)),
     (", in a dim room (every channel x0.55)", 1.0, (0.55, 0.55, 0.55)),
+    (", a third smaller each way (a camera of fewer pixels)", 2 / 3, (1.0, 1.0, 1.0)),
 )
 """The real photographs as they are, then as a phone's full-size photo has them (bicubic;
 the glyph search must follow the size), then tinted as a lamp the phone's white balance
-did not follow would, then as dark as a phone's photo in a dim room: (label, enlargement,
-B, G, R gains)."""
+did not follow would, then as dark as a phone's photo in a dim room, then as a camera of
+fewer pixels takes them (shrunk by area: the reader enlarges a small picture again, see
+``vision.reader.SMALL_PICTURE_SIDE``): (label, enlargement, B, G, R gains)."""
 
 
 def real_accuracy() -> None:
@@ -238,7 +240,8 @@ def real_accuracy() -> None:
         for ph in photos(folder):
             image = cv2.imread(str(ph.path))
             if factor != 1.0:
-                image = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC)
+                image = cv2.resize(image, None, fx=factor, fy=factor,
+                                   interpolation=cv2.INTER_CUBIC if factor > 1 else cv2.INTER_AREA)
             if gains != (1.0, 1.0, 1.0):
                 image = cv2.transform(image, np.diag(gains))
             t0 = time.perf_counter()

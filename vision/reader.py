@@ -58,6 +58,18 @@ cards, at the photos' own size and a phone's, none right lay between 0.6 and 0.7
 that are none did, 4 more read with the wrong rank (at 0.8: 26 and 8, but a ten of clubs
 lost; docs/benchmarks.md). A covered card in a fanned column shows one index too, but on
 the mat."""
+SMALL_PICTURE_SIDE = 500
+"""A picture read with no mat in view whose longer side is under this many pixels is
+enlarged (bicubic) to :data:`ENLARGED_SIDE` before it is read: its cards' indices are then
+too few pixels for the glyph search and the network, which were made for the sizes a
+phone's photo or a mat's camera gives. The real photographs (504 px long, cards about 175
+px) read 98.0 % of the dev split's cards right as they are and 97.7 % enlarged to 756 px,
+so they are left as they are; made a third smaller (336 px) 93.7 % as they are and 97.2 %
+enlarged, made half as large (252 px) 81.3 % and 94.7 % (docs/benchmarks.md, session 55).
+On the mat the card size is known and a camera with too few pixels is told
+(:data:`READABLE_CARD_PX`)."""
+ENLARGED_SIDE = 768
+"""The longer side, in pixels, a small picture is enlarged to (see :data:`SMALL_PICTURE_SIDE`)."""
 BACKS_TOLERATED = 1.1
 """The back finder's frame keeps a cast up to this (its white's strongest channel over its
 weakest; faces are read on a frame balanced fully). A lamp's glare is white where the
@@ -73,6 +85,13 @@ def _soft(calibration: Calibration | None, view: MatView | None) -> bool:
     if calibration is None or view is None or calibration.edge_blur_px is None:
         return False
     return out_of_focus(calibration.edge_blur_px, RANK_SHARE * view.card_size_px[1])
+
+
+def picture_enlargement(shape: tuple[int, ...]) -> float:
+    """How many times a picture of ``shape`` (rows, columns, ...) with no mat in view is
+    enlarged before it is read: 1 unless it is small (see :data:`SMALL_PICTURE_SIDE`)."""
+    side = max(shape[0], shape[1])
+    return ENLARGED_SIDE / side if 0 < side < SMALL_PICTURE_SIDE else 1.0
 
 
 def _believed_off_mat(card: FoundCard) -> bool:
@@ -261,9 +280,20 @@ class CardReader:
         return faces + still + unread
 
     def read_image(self, image: np.ndarray, t_ns: int = 0, frame_index: int = 0) -> Observation:
-        """Read one picture from scratch (no history): the CLI's ``vision read``."""
+        """Read one picture from scratch (no history): the CLI's ``vision read``. A small
+        picture with no mat in view is read enlarged (see :data:`SMALL_PICTURE_SIDE`); the
+        cards' corners are in ``image``'s own pixels all the same."""
         calibration = self.calibrator.update(image, t_ns) if self.calibrator is not None else None
-        cards = self.find(image, calibration)
+        factor = 1.0
+        if calibration is None or self._mat_view(calibration) is None:
+            factor = picture_enlargement(image.shape)
+        if factor > 1.0:
+            import cv2
+
+            big = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC)
+            cards = [card.scaled(1.0 / factor) for card in self.find(big, calibration)]
+        else:
+            cards = self.find(image, calibration)
         return self._observation(cards, calibration, t_ns, frame_index, stable=True)
 
     def _observation(self, cards: list[FoundCard], calibration: Calibration | None, t_ns: int,

@@ -281,16 +281,26 @@ def test_off_the_mat_a_card_known_by_one_index_must_be_believed_and_named():
     assert _believed_off_mat(card("5c", 0.55, n=2))  # both corners of one card: a card
 
 
-@pytest.mark.parametrize("size", [(800, 480), (3200, 1920)])
+@pytest.mark.parametrize("size", [(800, 480), (3200, 1920), (320, 192)])
 def test_a_photograph_is_read_at_any_resolution(size):
     # A phone's full-size photo: the same two cards, their indices four times as many pixels
-    # tall. The glyph search runs on the picture shrunk to its usual sizes.
+    # tall. The glyph search runs on the picture shrunk to its usual sizes. A small picture
+    # is read enlarged (SMALL_PICTURE_SIDE), its cards given back in its own pixels.
     cards = (CardPlacement("Qs", 60, 65, 15), CardPlacement("8h", 150, 65, -100))
     scene = Scene(camera=overhead_camera((220.0, 130.0), size), cards=cards, mat_size_mm=(220.0, 130.0))
     obs = CardReader().read_image(render(scene).image)
     assert sorted(c.code for c in obs.cards) == ["8h", "Qs"]
     card_px = np.hypot(*np.subtract(obs.cards[0].corners[1], obs.cards[0].corners[0]))
     assert card_px == pytest.approx(63 * size[0] / 220, rel=0.15)  # corners in the photo's own pixels
+
+
+def test_only_a_small_picture_is_enlarged():
+    from vision.reader import ENLARGED_SIDE, SMALL_PICTURE_SIDE, picture_enlargement
+
+    assert picture_enlargement((378, 504, 3)) == 1.0  # the real photos' own size
+    assert picture_enlargement((192, 320, 3)) == pytest.approx(ENLARGED_SIDE / 320)
+    assert picture_enlargement((SMALL_PICTURE_SIDE - 1, 100)) > 1.0
+    assert picture_enlargement((0, 0, 3)) == 1.0  # an empty picture: nothing to enlarge
 
 
 @pytest.mark.parametrize("code", ["7c", "As"])

@@ -103,6 +103,25 @@ def test_a_photo_without_a_mat_shows_its_cards_and_none_made_of_carpet(name: str
 
 @pytest.mark.realcards
 @needs_photos
+@pytest.mark.parametrize("name", ["IMG_2565.JPG", "IMG_2589.JPG"])
+def test_a_photo_with_a_third_fewer_pixels_each_way_is_read_enlarged(name: str):
+    # four cards about 120 px tall in a picture 336 px long (a phone's photo shrunk, a
+    # low-resolution camera): read as they are, one or two of them were lost; enlarged
+    # first (vision.reader.SMALL_PICTURE_SIDE) all are read, their corners in the small
+    # picture's own pixels
+    from vision.reader import CardReader
+
+    (ph,) = [p for p in photos() if p.path.name == name]
+    image = cv2.imread(str(ph.path))
+    small = cv2.resize(image, None, fx=2 / 3, fy=2 / 3, interpolation=cv2.INTER_AREA)
+    obs = CardReader().read_image(small)
+    s = score_photo(ph.cards, [(c.code, np.array(c.corners) * 1.5) for c in obs.cards])
+    assert (s.right, s.extra) == (len(ph.cards), 0), [(c.code, round(c.confidence, 2)) for c in obs.cards]
+    assert all(np.array(c.corners)[:, 0].max() <= small.shape[1] * 1.1 for c in obs.cards)
+
+
+@pytest.mark.realcards
+@needs_photos
 @pytest.mark.parametrize("name", ["IMG_2529.JPG", "IMG_2633.JPG", "IMG_2669.JPG"])
 def test_a_rank_and_the_pip_under_it_are_no_index_twice_the_size(name: str):
     # a wider net (session 34) took a red card's rank glyph and its first pip for one big

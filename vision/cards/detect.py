@@ -60,6 +60,13 @@ class FoundCard:
     def centre(self) -> np.ndarray:
         return self.corners.mean(axis=0)
 
+    def scaled(self, factor: float) -> FoundCard:
+        """The same card in a picture ``factor`` times the size of the one it was found in
+        (a small picture is read enlarged: its cards are given back in its own pixels)."""
+        return replace(self, corners=self.corners * factor,
+                       indices=[replace(r, centre=r.centre * factor, span=r.span * factor) for r in self.indices],
+                       outlines=tuple(o * factor for o in self.outlines))
+
     def settle(self, best: str, confidence: float, alternatives: tuple[tuple[str, float], ...],
                min_confidence: float) -> None:
         """Take ``best`` as the code, or none (the card unidentified, ``best`` kept first among
