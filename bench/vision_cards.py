@@ -212,18 +212,43 @@ def _pct(a: int, b: int) -> str:
 
 # --- real photographs ------------------------------------------------------------------------
 
-REAL_VARIANTS: tuple[tuple[str, float, tuple[float, float, float]], ...] = (
-    ("", 1.0, (1.0, 1.0, 1.0)),
-    (", enlarged 4 times (a phone's full size)", 4.0, (1.0, 1.0, 1.0)),
-    (", under a warm lamp (blue x0.8, red x1.2)", 1.0, (0.8, 0.95, 1.2)),
-    (", in a dim room (every channel x0.55)", 1.0, (0.55, 0.55, 0.55)),
-    (", a third smaller each way (a camera of fewer pixels)", 2 / 3, (1.0, 1.0, 1.0)),
+@dataclass(frozen=True)
+class RealVariant:
+    """The real photographs as a camera or a room other than the phone's would give them."""
+
+    label: str
+    factor: float = 1.0
+    """Enlargement (bicubic) or shrinking (by area) each way."""
+    gains: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    """B, G, R gains: a lamp's tint, a dim room."""
+    jpeg_quality: int | None = None
+    """Saved again as a JPEG of this quality (a photo sent through a messaging app)."""
+
+    def apply(self, image: np.ndarray) -> np.ndarray:
+        if self.factor != 1.0:
+            image = cv2.resize(image, None, fx=self.factor, fy=self.factor,
+                               interpolation=cv2.INTER_CUBIC if self.factor > 1 else cv2.INTER_AREA)
+        if self.gains != (1.0, 1.0, 1.0):
+            image = cv2.transform(image, np.diag(self.gains))
+        if self.jpeg_quality is not None:
+            _, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, self.jpeg_quality])
+            image = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+        return image
+
+
+REAL_VARIANTS: tuple[RealVariant, ...] = (
+    RealVariant(""),
+    RealVariant(", enlarged 4 times (a phone's full size)", factor=4.0),
+    RealVariant(", under a warm lamp (blue x0.8, red x1.2)", gains=(0.8, 0.95, 1.2)),
+    RealVariant(", in a dim room (every channel x0.55)", gains=(0.55, 0.55, 0.55)),
+    RealVariant(", a third smaller each way (a camera of fewer pixels)", factor=2 / 3),
+    RealVariant(", saved again at JPEG quality 60 (a messaging app)", jpeg_quality=60),
 )
 """The real photographs as they are, then as a phone's full-size photo has them (bicubic;
 the glyph search must follow the size), then tinted as a lamp the phone's white balance
 did not follow would, then as dark as a phone's photo in a dim room, then as a camera of
 fewer pixels takes them (shrunk by area: the reader enlarges a small picture again, see
-``vision.reader.SMALL_PICTURE_SIDE``): (label, enlargement, B, G, R gains)."""
+``vision.reader.SMALL_PICTURE_SIDE``), then compressed again as a messaging app would."""
 
 
 def real_accuracy() -> None:
@@ -234,22 +259,17 @@ def real_accuracy() -> None:
         print(f"real photographs: skipped ({folder} not found)")
         return
     reader = CardReader()
-    for label, factor, gains in REAL_VARIANTS:
+    for variant in REAL_VARIANTS:
         dev, held = Tally(), Tally()
         times = []
         for ph in photos(folder):
-            image = cv2.imread(str(ph.path))
-            if factor != 1.0:
-                image = cv2.resize(image, None, fx=factor, fy=factor,
-                                   interpolation=cv2.INTER_CUBIC if factor > 1 else cv2.INTER_AREA)
-            if gains != (1.0, 1.0, 1.0):
-                image = cv2.transform(image, np.diag(gains))
+            image = variant.apply(cv2.imread(str(ph.path)))
             t0 = time.perf_counter()
             obs = reader.read_image(image)
             times.append(time.perf_counter() - t0)
-            s = score_photo(ph.cards, [(c.code, np.array(c.corners) / factor) for c in obs.cards])
+            s = score_photo(ph.cards, [(c.code, np.array(c.corners) / variant.factor) for c in obs.cards])
             (held if ph.held_out else dev).add(s)
-        print(f"real photographs ({folder.name}){label}, rank only:")
+        print(f"real photographs ({folder.name}){variant.label}, rank only:")
         print(f"  dev split      {dev.summary()}")
         print(f"  held-out split {held.summary()}")
         print(f"  median {1000 * statistics.median(times):.0f} ms per photo")
