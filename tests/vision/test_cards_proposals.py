@@ -7,7 +7,15 @@ import numpy as np
 import pytest
 
 from vision.cards.geometry import PATCH_H, PATCH_W, POKER, apply_affine, index_frame, patch_affine
-from vision.cards.proposals import DEFAULT_SEARCH, GlyphSearch, cut_patches, patch_input, propose
+from vision.cards.proposals import (
+    DEFAULT_SEARCH,
+    FINER_BELOW,
+    FINER_SCALE,
+    GlyphSearch,
+    cut_patches,
+    patch_input,
+    propose,
+)
 from vision.mat.layout import POKER_CARD_MM
 from vision.render.camera import overhead_camera
 from vision.render.scene import CardPlacement, Scene, render
@@ -51,9 +59,11 @@ def test_search_for_a_known_card_size_scales_the_frame():
 
 
 def test_search_for_a_picture_scales_to_its_size():
-    # the small photos the reader was measured on keep the two usual scales
-    assert GlyphSearch.for_picture(504, 378).scales == DEFAULT_SEARCH.scales
+    # the webcam photos the reader was measured on keep the two usual scales; the phone
+    # photos, 504 px long, are searched enlarged too (FINER_BELOW), a JPEG's small indices
     assert GlyphSearch.for_picture(960, 540).scales == DEFAULT_SEARCH.scales
+    assert GlyphSearch.for_picture(504, 378).scales == (FINER_SCALE, *DEFAULT_SEARCH.scales)
+    assert GlyphSearch.for_picture(FINER_BELOW, 480).scales[0] == 1.0
     phone = GlyphSearch.for_picture(4032, 3024)
     assert 4032 * phone.scales[0] <= 1280
     # a card as tall as the photo, or photographed closer: its rank (8 to 12 % of the
