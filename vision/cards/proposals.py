@@ -78,7 +78,7 @@ FINER_BELOW = 640
 JPEG breaks into blobs of its 8x8 blocks at the picture's own size (a heart under a queen's
 Q in two, 90 px cards). The real phone photos (504 px long) saved again at quality 60 read
 97.5 % of the dev split's cards right with it, 94.9 % without; as they came 98.2 % and
-98.0 %, under a warm lamp 96.7 and 96.2 %, in a dim room 98.2 and 98.0 %, the held-out
+98.0 %, under a warm lamp 96.5 and 96.2 %, in a dim room 98.2 and 98.0 %, the held-out
 split the same or a card better. The cost: up to twice the reports that are no card, and
 three times as long a photo (docs/benchmarks.md, session 56). Smaller pictures are
 enlarged whole first (``vision.reader.SMALL_PICTURE_SIDE``)."""
