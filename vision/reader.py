@@ -178,8 +178,12 @@ class CardReader:
         pts = calibration.to_image(np.array([[cx, cy], [cx + cw, cy], [cx, cy + ch]], float))
         return float(np.hypot(*(pts[1] - pts[0]))), float(np.hypot(*(pts[2] - pts[0])))
 
+    def _sees_mat(self, calibration: Calibration | None) -> bool:
+        """Whether ``calibration`` places this reader's mat in the picture."""
+        return self.layout is not None and calibration is not None and calibration.ok
+
     def _mat_view(self, calibration: Calibration) -> MatView | None:
-        if self.layout is None or not calibration.ok:
+        if self.layout is None or not self._sees_mat(calibration):
             return None
         w, h = self.layout.size_mm
         sheet = calibration.to_image(np.array([[0, 0], [w, 0], [w, h], [0, h]], float))
@@ -284,9 +288,7 @@ class CardReader:
         picture with no mat in view is read enlarged (see :data:`SMALL_PICTURE_SIDE`); the
         cards' corners are in ``image``'s own pixels all the same."""
         calibration = self.calibrator.update(image, t_ns) if self.calibrator is not None else None
-        factor = 1.0
-        if calibration is None or self._mat_view(calibration) is None:
-            factor = picture_enlargement(image.shape)
+        factor = 1.0 if self._sees_mat(calibration) else picture_enlargement(image.shape)
         if factor > 1.0:
             import cv2
 

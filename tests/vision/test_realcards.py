@@ -25,17 +25,20 @@ def _resaved(image: np.ndarray, quality: int) -> np.ndarray:
     return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
 
 
-def _reads_every_card_and_no_more(name: str, light: float = 1.0, jpeg_quality: int | None = None) -> list:
+def _reads_every_card_and_no_more(name: str, light: float = 1.0, jpeg_quality: int | None = None,
+                                  shrink: float = 1.0) -> list:
     """Read the photo ``name`` (every channel times ``light``, saved again as a JPEG of
-    ``jpeg_quality`` when given), assert each labelled card is found with its rank and
-    nothing else is reported, and return the cards read."""
+    ``jpeg_quality`` when given, ``shrink`` times its size each way), assert each labelled
+    card is found with its rank and nothing else is reported, and return the cards read."""
     from vision.reader import CardReader
 
     (ph,) = [p for p in photos() if p.path.name == name]
     image = cv2.imread(str(ph.path))
     image = image if light == 1.0 else cv2.convertScaleAbs(image, alpha=light)
-    obs = CardReader().read_image(image if jpeg_quality is None else _resaved(image, jpeg_quality))
-    s = score_photo(ph.cards, [(c.code, np.array(c.corners)) for c in obs.cards])
+    image = image if jpeg_quality is None else _resaved(image, jpeg_quality)
+    image = image if shrink == 1.0 else cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+    obs = CardReader().read_image(image)
+    s = score_photo(ph.cards, [(c.code, np.array(c.corners) / shrink) for c in obs.cards])
     assert (s.right, s.extra) == (len(ph.cards), 0), [(c.code, round(c.confidence, 2)) for c in obs.cards]
     return obs.cards
 
@@ -117,15 +120,9 @@ def test_a_photo_with_a_third_fewer_pixels_each_way_is_read_enlarged(name: str):
     # low-resolution camera): read as they are, one or two of them were lost; enlarged
     # first (vision.reader.SMALL_PICTURE_SIDE) all are read, their corners in the small
     # picture's own pixels
-    from vision.reader import CardReader
-
-    (ph,) = [p for p in photos() if p.path.name == name]
-    image = cv2.imread(str(ph.path))
-    small = cv2.resize(image, None, fx=2 / 3, fy=2 / 3, interpolation=cv2.INTER_AREA)
-    obs = CardReader().read_image(small)
-    s = score_photo(ph.cards, [(c.code, np.array(c.corners) * 1.5) for c in obs.cards])
-    assert (s.right, s.extra) == (len(ph.cards), 0), [(c.code, round(c.confidence, 2)) for c in obs.cards]
-    assert all(np.array(c.corners)[:, 0].max() <= small.shape[1] * 1.1 for c in obs.cards)
+    cards = _reads_every_card_and_no_more(name, shrink=2 / 3)
+    small_width = 2 / 3 * cv2.imread(str(realcards_dir() / name)).shape[1]
+    assert all(np.array(c.corners)[:, 0].max() <= small_width * 1.1 for c in cards)
 
 
 @pytest.mark.realcards
