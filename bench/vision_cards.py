@@ -383,17 +383,10 @@ def reader_memory(frames: list[np.ndarray]) -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--scenes", type=int, default=180)
-    ap.add_argument("--first", type=int, default=0, help="the first held-out seed")
-    ap.add_argument("--speed-frames", type=int, default=20, help="0: no speed or memory figures")
-    ap.add_argument("--empty-mats", type=int, default=60)
-    ap.add_argument("--skip-real", action="store_true")
-    args = ap.parse_args(argv)
-    print(f"OpenCV {cv2.__version__}, numpy {np.__version__}, one thread")
-    seeds = range(args.first, args.first + args.scenes)
-    t, still, focused, dim, blocks = rendered_accuracy(seeds, args.empty_mats)
+def print_rendered(seeds: range, empties: int) -> None:
+    """Read the rendered held-out scenes and empty mats (:func:`rendered_accuracy`) and print
+    their figures."""
+    t, still, focused, dim, blocks = rendered_accuracy(seeds, empties)
     print(f"rendered held-out scenes (seeds {seeds.start}-{seeds.stop - 1}):     all scenes          | without "
           f"motion blur  | and in focus ({focused.scenes} of {still.scenes} frames)")
     for label, a, b in (("isolated face-up cards right ", "isolated_right", "isolated"),
@@ -415,6 +408,19 @@ def main(argv: list[str] | None = None) -> int:
           f"matching none {dim.extra}")
     print(f"  empty mats: {t.empty_reports} card(s) reported on {t.empty_scenes} empty mats "
           f"({t.empty_glare_reports} on the {t.empty_glare} with a lamp's glare)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--scenes", type=int, default=180)
+    ap.add_argument("--first", type=int, default=0, help="the first held-out seed")
+    ap.add_argument("--speed-frames", type=int, default=20, help="0: no speed or memory figures")
+    ap.add_argument("--empty-mats", type=int, default=60)
+    ap.add_argument("--skip-real", action="store_true")
+    args = ap.parse_args(argv)
+    print(f"OpenCV {cv2.__version__}, numpy {np.__version__}, one thread")
+    if args.scenes > 0 or args.empty_mats > 0:  # --scenes 0 --empty-mats 0: the real photos alone
+        print_rendered(range(args.first, args.first + args.scenes), args.empty_mats)
     if not args.skip_real:
         real_accuracy()
     if args.speed_frames <= 0:

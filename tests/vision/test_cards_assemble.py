@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -120,10 +122,22 @@ def test_off_the_mat_a_lone_index_half_or_twice_the_measured_cards_size_is_print
     assert len(assemble([a, b, away], (1000, 1000), card_height_px=height)) == 2
 
 
-def test_off_the_mat_without_a_measured_card_a_lone_index_of_any_size_stays():
+def test_off_the_mat_two_lone_indices_the_network_is_as_sure_of_stay_whatever_their_sizes():
     small = _reading("Js", (100.0, 100.0), (0.0, 1.0), span=4.0)
     big = _reading("9h", (500.0, 100.0), (0.0, 1.0), span=12.0)
     assert sorted(c.code for c in assemble([small, big], (1000, 1000))) == ["9h", "Js"]
+
+
+@pytest.mark.parametrize(("span", "kept"), [(4.0, False), (7.0, True), (19.0, True), (25.0, False)])
+def test_off_the_mat_a_lone_index_half_or_twice_the_size_of_a_surer_lone_index_is_print(span: float, kept: bool):
+    # a phone photo of one card read from one index (real photos IMG_2535, IMG_2523): print
+    # a third its size beside it, that the network was less sure was an index, was a card
+    card = replace(_reading("Th", (100.0, 100.0), (0.0, 1.0), span=12.0), is_index=1.0)
+    print_ = replace(_reading("Tc", (500.0, 100.0), (0.0, 1.0), span=span, conf=0.95), is_index=0.95)
+    assert sorted(c.code for c in assemble([card, print_], (1000, 1000))) == (["Tc", "Th"] if kept else ["Th"])
+    # on the mat the cards' size is known and the search only looks at it
+    height = POKER.height * card.span / POKER.index_span
+    assert len(assemble([card, print_], (1000, 1000), card_height_px=height)) == 2
 
 
 def test_on_the_mat_a_joker_lying_on_a_measured_card_stays():

@@ -472,6 +472,28 @@ and a court's art 2.4 times. On the mat the cards' size is known and the search 
 at it."""
 
 
+def _sureness(reading: IndexReading) -> tuple[float, float]:
+    """How sure the network is that ``reading`` is an index, then of its code."""
+    return reading.is_index, reading.confidence
+
+
+def _deck_span(found: list[_Assembled], reading: IndexReading) -> float | None:
+    """Off the mat, the span of the deck's indices in this frame, against which a one-index
+    card's ``reading`` is measured: the median of the measured cards' (both far indices
+    read), else of the cards read from two indices, else the span of the index the network
+    is surest is one, if it is surer of it than of ``reading`` (of two lone indices it is as
+    sure of, neither is the other's print). A photograph of one card read from one index
+    (its other corner under a thumb or out of the picture) had print a third that size
+    beside it read as a card: on the real photos, reports matching no card 6 + 4 -> 5 + 1
+    (dev + held-out), 87 -> 59 over the bench's six ways of taking them, no card fewer read
+    right (docs/benchmarks.md, session 57)."""
+    for sure in ([f for f in found if f.measured], [f for f in found if len(f.card.indices) > 1]):
+        if sure:
+            return float(np.median([f.card.indices[0].span for f in sure]))
+    surer = [f.card.indices[0] for f in found if _sureness(f.card.indices[0]) > _sureness(reading)]
+    return max(surer, key=_sureness).span if surer else None
+
+
 def _without_stray_readings(found: list[_Assembled], on_mat: bool = False) -> list[_Assembled]:
     """Drop one-index "cards" that are really print on another card: inside the outline of
     a card whose two far indices were both read (so its outline is measured, not guessed),
@@ -484,9 +506,8 @@ def _without_stray_readings(found: list[_Assembled], on_mat: bool = False) -> li
     2398). Off the mat, a photograph's court card under a warm lamp had its art read as a
     joker at that scale, and the photographs hold no joker to find. Off the mat too, a
     one-index card anywhere in the frame (on a measured card or not) is dropped when its
-    index's span is out of :data:`OFF_MAT_SPANS` times the measured cards' median."""
+    index's span is out of :data:`OFF_MAT_SPANS` times the deck's (:func:`_deck_span`)."""
     measured = [f.card for f in found if f.measured]
-    deck_span = float(np.median([c.indices[0].span for c in measured])) if measured and not on_mat else None
 
     def rank_span(card: FoundCard) -> float:
         return card.indices[0].span / (_span_share(card.code) if on_mat else 1.0)
@@ -498,6 +519,7 @@ def _without_stray_readings(found: list[_Assembled], on_mat: bool = False) -> li
             if any(_point_in(big.corners, r.centre) and not 0.75 < rank_span(f.card) / rank_span(big) < 1.33
                    for big in measured):
                 continue
+            deck_span = None if on_mat else _deck_span(found, r)
             if deck_span is not None and not OFF_MAT_SPANS[0] < r.span / deck_span < OFF_MAT_SPANS[1]:
                 continue
         out.append(f)
