@@ -47,6 +47,22 @@ cv2.setNumThreads(1)
 
 # --- matching reported cards with the truth ---------------------------------------------------
 
+@dataclass(frozen=True)
+class Miss:
+    """A face-up card with an index in view read wrong or not at all."""
+
+    code: str
+    reported: str | None
+    confidence: float | None
+    covered: bool
+    width_px: float
+
+    def __str__(self) -> str:
+        said = "nothing" if self.reported is None else f"{self.reported} ({self.confidence:.2f})"
+        return (f"{self.code} {'covered' if self.covered else 'lone'}, {self.width_px:.0f} px wide: "
+                f"{miss_kind(self.code, self.reported)}, read {said}")
+
+
 @dataclass
 class SceneTally:
     scenes: int = 0
@@ -66,6 +82,8 @@ class SceneTally:
     empty_glare_reports: int = 0
     misses: Counter[str] = field(default_factory=Counter)
     """Face-up cards with an index in view read wrong, by what went wrong (see :func:`miss_kind`)."""
+    missed: list[Miss] = field(default_factory=list)
+    """... and each of them."""
 
     def add(self, other: SceneTally) -> None:
         for k in self.__dataclass_fields__:
@@ -138,7 +156,10 @@ def score_scene(truth: tuple[CardTruth, ...], cards: list[CardSighting]) -> Scen
             continue
         right = j is not None and cards[j].code == t.code
         if not right:
-            tally.misses[miss_kind(t.code, None if j is None else cards[j].code)] += 1
+            said = None if j is None else cards[j]
+            tally.misses[miss_kind(t.code, None if said is None else said.code)] += 1
+            tally.missed.append(Miss(t.code, None if said is None else said.code,
+                                     None if said is None else said.confidence, t.covered, _card_width(t)))
         if t.covered:
             tally.fanned += 1
             tally.fanned_right += int(right)
@@ -159,14 +180,15 @@ at after every change; those from it on were first read in session 32, a fresher
 (both are printed apart, see :func:`rendered_accuracy`)."""
 
 
-def rendered_accuracy(seeds: range, empties: int) -> tuple[SceneTally, SceneTally, SceneTally, SceneTally,
-                                                              dict[range, SceneTally]]:
+def rendered_accuracy(seeds: range, empties: int, list_misses: bool = False
+                      ) -> tuple[SceneTally, SceneTally, SceneTally, SceneTally, dict[range, SceneTally]]:
     """All held-out scenes; those without motion blur (a moving hand or a bumped table:
     frames the stability gate never lets the reader read); those of them the reader's focus
     check passes (``vision.focus``: a camera it finds out of focus is reported, for a player
     to focus); the still frames again at :data:`DIM_ROOM` of their light; the still frames
     of the seeds below :data:`LOOKED_AT` and of those from it on, apart; then ``empties``
-    empty mats (in the same random rooms: about a third of them with a lamp's glare)."""
+    empty mats (in the same random rooms: about a third of them with a lamp's glare).
+    ``list_misses``: print each still frame's misses as it is read (where to look next)."""
     total = SceneTally()
     still = SceneTally()
     focused = SceneTally()
@@ -186,8 +208,11 @@ def rendered_accuracy(seeds: range, empties: int) -> tuple[SceneTally, SceneTall
         if scene.effects.motion_px == 0:
             still.add(s)
             next(b for r, b in blocks.items() if seed in r).add(s)
-            if obs.extras.get("in_focus", True):
+            in_focus = obs.extras.get("in_focus", True)
+            if in_focus:
                 focused.add(s)
+            for m in s.missed if list_misses else ():
+                print(f"  miss: seed {seed} ({kind}, {'in focus' if in_focus else 'out of focus'}): {m}", flush=True)
             dark = cv2.convertScaleAbs(r.image, alpha=DIM_ROOM)
             dim.add(score_scene(r.truth, list(CardReader(scene.layout).read_image(dark).cards)))
     # empty mats: every game's mat, nothing on it
@@ -383,10 +408,10 @@ def reader_memory(frames: list[np.ndarray]) -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
-def print_rendered(seeds: range, empties: int) -> None:
+def print_rendered(seeds: range, empties: int, list_misses: bool = False) -> None:
     """Read the rendered held-out scenes and empty mats (:func:`rendered_accuracy`) and print
     their figures."""
-    t, still, focused, dim, blocks = rendered_accuracy(seeds, empties)
+    t, still, focused, dim, blocks = rendered_accuracy(seeds, empties, list_misses)
     print(f"rendered held-out scenes (seeds {seeds.start}-{seeds.stop - 1}):     all scenes          | without "
           f"motion blur  | and in focus ({focused.scenes} of {still.scenes} frames)")
     for label, a, b in (("isolated face-up cards right ", "isolated_right", "isolated"),
@@ -417,10 +442,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--speed-frames", type=int, default=20, help="0: no speed or memory figures")
     ap.add_argument("--empty-mats", type=int, default=60)
     ap.add_argument("--skip-real", action="store_true")
+    ap.add_argument("--list-misses", action="store_true",
+                    help="print every still frame's face-up card read wrong or not at all (dev seeds: "
+                         "a held-out seed looked at this closely is held out no more)")
     args = ap.parse_args(argv)
     print(f"OpenCV {cv2.__version__}, numpy {np.__version__}, one thread")
     if args.scenes > 0 or args.empty_mats > 0:  # --scenes 0 --empty-mats 0: the real photos alone
-        print_rendered(range(args.first, args.first + args.scenes), args.empty_mats)
+        print_rendered(range(args.first, args.first + args.scenes), args.empty_mats, args.list_misses)
     if not args.skip_real:
         real_accuracy()
     if args.speed_frames <= 0:
