@@ -37,7 +37,7 @@ from vision.mat import mat_layout  # noqa: E402
 from vision.observation import CardSighting  # noqa: E402
 from vision.reader import CardReader  # noqa: E402
 from vision.render.faces import CardStyle, face_image  # noqa: E402
-from vision.render.scene import CardTruth, render  # noqa: E402
+from vision.render.scene import CardTruth, Scene, render  # noqa: E402
 from vision.render.synth import KINDS, random_scene  # noqa: E402
 from vision.render.table import TableState, down, table_scene  # noqa: E402
 from vision.train.scenes import TRAIN_SEED_BASE  # noqa: E402
@@ -145,18 +145,17 @@ def score_scene(truth: tuple[CardTruth, ...], cards: list[CardSighting]) -> Scen
     for i, t in enumerate(truth):
         if t.flipping or t.lifted:
             continue
-        j = match.get(i)
-        if j is not None:
+        said = cards[match[i]] if i in match else None
+        if said is not None:
             tally.sides += 1
-            tally.sides_right += int((cards[j].code == BACK) == (not t.face_up))
+            tally.sides_right += int((said.code == BACK) == (not t.face_up))
         if not t.face_up and not t.covered:
             tally.backs += 1
-            tally.backs_found += int(j is not None and cards[j].code == BACK)
+            tally.backs_found += int(said is not None and said.code == BACK)
         if not t.face_up or max(t.index_visible) < 0.9:
             continue
-        right = j is not None and cards[j].code == t.code
+        right = said is not None and said.code == t.code
         if not right:
-            said = None if j is None else cards[j]
             tally.misses[miss_kind(t.code, None if said is None else said.code)] += 1
             tally.missed.append(Miss(t.code, None if said is None else said.code,
                                      None if said is None else said.confidence, t.covered, _card_width(t)))
@@ -218,6 +217,7 @@ def rendered_accuracy(seeds: range, empties: int, list_misses: bool = False
     # empty mats: every game's mat, nothing on it
     for seed in range(empties):
         scene = random_scene(seed + 50_000)
+        assert scene.layout is not None  # a random scene is always on a mat
         r = render(table_scene(scene.layout, TableState(), camera=scene.camera, effects=scene.effects,
                                mat_style=scene.mat_style))
         obs = CardReader(scene.layout).read_image(r.image)
@@ -236,6 +236,13 @@ def _pct(a: int, b: int) -> str:
 
 
 # --- real photographs ------------------------------------------------------------------------
+
+def _readable(image: np.ndarray | None, what: str) -> np.ndarray:
+    """``image``, or a clear error naming ``what`` OpenCV could not read."""
+    if image is None:
+        raise SystemExit(f"{what}: not an image OpenCV can read")
+    return image
+
 
 @dataclass(frozen=True)
 class RealVariant:
@@ -257,7 +264,7 @@ class RealVariant:
             image = cv2.transform(image, np.diag(self.gains))
         if self.jpeg_quality is not None:
             _, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, self.jpeg_quality])
-            image = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+            return _readable(cv2.imdecode(jpeg, cv2.IMREAD_COLOR), "the JPEG it was saved as")
         return image
 
 
@@ -288,7 +295,7 @@ def real_accuracy() -> None:
         dev, held = Tally(), Tally()
         times = []
         for ph in photos(folder):
-            image = variant.apply(cv2.imread(str(ph.path)))
+            image = variant.apply(_readable(cv2.imread(str(ph.path)), str(ph.path)))
             t0 = time.perf_counter()
             obs = reader.read_image(image)
             times.append(time.perf_counter() - t0)
@@ -312,7 +319,7 @@ def _speed_state(pick: list[str], discard: int = 3) -> TableState:
     return TableState(zones=zones)
 
 
-def speed_scenes(count: int, played: bool = False) -> list[tuple[np.ndarray, object]]:
+def speed_scenes(count: int, played: bool = False) -> list[tuple[np.ndarray, Scene]]:
     """1280x720 frames of a four-seat Crocodile table with 20 cards: each seat two up and
     two down, three face up on the discard pile, one on the draw pile. ``played``: the same
     tables a moment earlier, the last discard not yet played."""
@@ -329,11 +336,12 @@ def speed_scenes(count: int, played: bool = False) -> list[tuple[np.ndarray, obj
 
 def speed(count: int) -> list[np.ndarray]:
     frames = speed_scenes(count)
-    layout = frames[0][1].layout  # type: ignore[attr-defined]
+    layout = frames[0][1].layout
+    assert layout is not None  # speed_scenes' tables are on a mat
     deck = CardStyle()
     faces = {f"{r}{s}": face_image(f"{r}{s}", deck) for r, s in zip("A23456789TJQK", "shdcshdcshdcs", strict=True)}
     faces.update({f"A{s}": face_image(f"A{s}", deck) for s in "shdc"})
-    card_px = 88 * frames[0][1].camera.px_per_mm(*np.array(layout.size_mm) / 2)  # type: ignore[attr-defined]
+    card_px = 88 * frames[0][1].camera.px_per_mm(*np.array(layout.size_mm) / 2)
     area = card_px * card_px * 63 / 88
     classical = ClassicalReader(templates_from_faces(faces), min_area=0.6 * area, max_area=1.6 * area)
     reader = CardReader(layout)
@@ -423,10 +431,10 @@ def print_rendered(seeds: range, empties: int, list_misses: bool = False) -> Non
     kinds = sorted(t.misses, key=lambda k: -t.misses[k])
     print("  misses by kind               : " + ", ".join(f"{k} {t.misses[k]}" for k in kinds)
           + " | " + ", ".join(f"{k} {still.misses[k]}" for k in kinds))
-    for r, b in blocks.items():
-        print(f"  still frames, seeds {f'{r.start}-{r.stop - 1}':7}: isolated {_pct(b.isolated_right, b.isolated)}, "
-              f"fans/covered {_pct(b.fanned_right, b.fanned)}, face-up/down {_pct(b.sides_right, b.sides)}, "
-              f"matching none {b.extra}")
+    for r, block in blocks.items():
+        print(f"  still frames, seeds {f'{r.start}-{r.stop - 1}':7}: isolated "
+              f"{_pct(block.isolated_right, block.isolated)}, fans/covered {_pct(block.fanned_right, block.fanned)}, "
+              f"face-up/down {_pct(block.sides_right, block.sides)}, matching none {block.extra}")
     print(f"  still frames at {DIM_ROOM:.0%} of their light (a dim room): isolated "
           f"{_pct(dim.isolated_right, dim.isolated)}, fans/covered {_pct(dim.fanned_right, dim.fanned)}, "
           f"face-up/down {_pct(dim.sides_right, dim.sides)}, backs {_pct(dim.backs_found, dim.backs)}, "
