@@ -13,6 +13,7 @@ the calibration and adds face-down cards.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -477,21 +478,29 @@ def _sureness(reading: IndexReading) -> tuple[float, float]:
     return reading.is_index, reading.confidence
 
 
-def _deck_span(found: list[_Assembled], reading: IndexReading) -> float | None:
-    """Off the mat, the span of the deck's indices in this frame, against which a one-index
-    card's ``reading`` is measured: the median of the measured cards' (both far indices
-    read), else of the cards read from two indices, else the span of the index the network
-    is surest is one, if it is surer of it than of ``reading`` (of two lone indices it is as
-    sure of, neither is the other's print). A photograph of one card read from one index
-    (its other corner under a thumb or out of the picture) had print a third that size
-    beside it read as a card: on the real photos, reports matching no card 6 + 4 -> 5 + 1
-    (dev + held-out), 87 -> 59 over the bench's six ways of taking them, no card fewer read
-    right (docs/benchmarks.md, session 57)."""
+SURER_THAN_ANY_LONE_INDEX = (math.inf, math.inf)
+"""How sure a deck's span taken from cards whose size was measured, or read from two
+indices, is: every lone index is measured against it."""
+
+
+def _deck_span(found: list[_Assembled]) -> tuple[float, tuple[float, float]] | None:
+    """Off the mat, the span of the deck's indices in this frame, from its surest cards, and
+    how sure that is (:func:`_sureness`): the median of the measured cards' (both far
+    indices read), else of the cards read from two indices, else the span of the index the
+    network is surest is one. A lone index is measured against it only when the network is
+    less sure of that index (of two lone indices it is as sure of, neither is the other's
+    print). A photograph of one card read from one index (its other corner under a thumb or
+    out of the picture) had print a third that size beside it read as a card: on the real
+    photos, reports matching no card 6 + 4 -> 5 + 1 (dev + held-out), 87 -> 59 over the
+    bench's six ways of taking them, no card fewer read right (docs/benchmarks.md, session
+    57)."""
     for sure in ([f for f in found if f.measured], [f for f in found if len(f.card.indices) > 1]):
         if sure:
-            return float(np.median([f.card.indices[0].span for f in sure]))
-    surer = [f.card.indices[0] for f in found if _sureness(f.card.indices[0]) > _sureness(reading)]
-    return max(surer, key=_sureness).span if surer else None
+            return float(np.median([f.card.indices[0].span for f in sure])), SURER_THAN_ANY_LONE_INDEX
+    if not found:
+        return None
+    surest = max((f.card.indices[0] for f in found), key=_sureness)
+    return surest.span, _sureness(surest)
 
 
 def _without_stray_readings(found: list[_Assembled], on_mat: bool = False) -> list[_Assembled]:
@@ -508,6 +517,7 @@ def _without_stray_readings(found: list[_Assembled], on_mat: bool = False) -> li
     one-index card anywhere in the frame (on a measured card or not) is dropped when its
     index's span is out of :data:`OFF_MAT_SPANS` times the deck's (:func:`_deck_span`)."""
     measured = [f.card for f in found if f.measured]
+    deck = None if on_mat else _deck_span(found)
 
     def rank_span(card: FoundCard) -> float:
         return card.indices[0].span / (_span_share(card.code) if on_mat else 1.0)
@@ -519,8 +529,8 @@ def _without_stray_readings(found: list[_Assembled], on_mat: bool = False) -> li
             if any(_point_in(big.corners, r.centre) and not 0.75 < rank_span(f.card) / rank_span(big) < 1.33
                    for big in measured):
                 continue
-            deck_span = None if on_mat else _deck_span(found, r)
-            if deck_span is not None and not OFF_MAT_SPANS[0] < r.span / deck_span < OFF_MAT_SPANS[1]:
+            if (deck is not None and _sureness(r) < deck[1]
+                    and not OFF_MAT_SPANS[0] < r.span / deck[0] < OFF_MAT_SPANS[1]):
                 continue
         out.append(f)
     return out
