@@ -23,10 +23,12 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import Any, cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.games.cabo import CaboGame, Crocodile, Discard, Recall  # noqa: E402
+from companion.games.base import Game  # noqa: E402
+from companion.games.cabo import CaboAction, CaboGame, Crocodile, Discard, Recall  # noqa: E402
 from companion.games.cabo.explain import TableObservation, as_observed, visible  # noqa: E402
 from companion.games.cabo.simulate import random_action  # noqa: E402
 
@@ -48,17 +50,18 @@ def play_games(cls: type[CaboGame], games: int, players: int, seed: int) -> tupl
 
 def replay_games(played: list[CaboGame], refereed: bool) -> float:
     """Apply every game's actions again (as a referee would enter them when ``refereed``)."""
-    scripts = []
+    scripts: list[tuple[type[CaboGame], tuple[str, ...], int | None, dict[str, Any], list[CaboAction]]] = []
     for game in played:
+        actions = cast(list[CaboAction], game.actions)  # a Cabo game applies Cabo actions only
         if refereed:
             shadow = type(game)(game.players, seed=game.seed, setup=game.setup_data)
             script = []
-            for action in game.actions:
+            for action in actions:
                 script.append(as_observed(shadow, action))
                 shadow.apply(action)
             scripts.append((type(game), game.players, None, game.setup_data, script))
         else:
-            scripts.append((type(game), game.players, game.seed, game.setup_data, list(game.actions)))
+            scripts.append((type(game), game.players, game.seed, game.setup_data, list(actions)))
     start = time.perf_counter()
     for cls, players, seed, setup, script in scripts:
         again = cls(players, seed=seed, setup=setup)
@@ -69,12 +72,13 @@ def replay_games(played: list[CaboGame], refereed: bool) -> float:
 
 def explain_turns(played: list[CaboGame], limit: int) -> tuple[float, int]:
     """``explain()`` on the reading after each discard of the first games' turns."""
-    cases = []
+    cases: list[tuple[Game, TableObservation]] = []
     for game in played:
         for index, action in enumerate(game.actions):
             if isinstance(action, Discard) and len(cases) < limit:
                 before = game.replayed(game.actions[: index - 1])
                 after = game.replayed(game.actions[: index + 1])
+                assert isinstance(after, CaboGame)  # replayed() rebuilds the game's own class
                 seen = visible(after)
                 cases.append((before, TableObservation(discard_top=seen.top, discard_size=seen.size,
                                                        slots=seen.slots)))

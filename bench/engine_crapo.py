@@ -29,6 +29,7 @@ import sys
 import time
 import timeit
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -91,7 +92,8 @@ def main() -> None:
 
     games, played = random_games(args.games)
     actions = sum(len(g.actions) for g in games)
-    endings = sum(1 for g in games if g.outcome() and g.outcome().termination == "played_all_cards")  # type: ignore[union-attr]
+    outcomes = [g.outcome() for g in games]
+    endings = sum(1 for o in outcomes if o is not None and o.termination == "played_all_cards")
     start = time.perf_counter()
     for game in games:
         game_from_record(game.record())
@@ -111,8 +113,8 @@ def main() -> None:
         after, _ = play(table.copy(), game.ctx, rng.choice(legal))
         seen = observe(after)
         rows["copy"].append(median_us(table.copy, args.repeat))
-        rows["legal"].append(median_us(lambda t=table, g=game: legal_actions(t, g.ctx), args.repeat))
-        rows["explain"].append(median_us(lambda t=table, g=game, s=seen: explain(t, g.ctx, s), args.repeat))
+        rows["legal"].append(median_us(partial(legal_actions, table, game.ctx), args.repeat))
+        rows["explain"].append(median_us(partial(explain, table, game.ctx, seen), args.repeat))
     base = statistics.median(rows["copy"])
     print(f"crowded positions: {len(moves)} (legal actions: median {statistics.median(moves):.0f}, "
           f"max {max(moves)}; tableau cards up to "
@@ -124,11 +126,11 @@ def main() -> None:
               f"{statistics.median(values) / base:.1f}x the baseline")
 
     full = [packed(seed) for seed in range(args.positions)]
-    legal = [median_us(lambda g=g: legal_actions(g.table, g.ctx), args.repeat) for g in full]
+    legal_us = [median_us(partial(legal_actions, g.table, g.ctx), args.repeat) for g in full]
     copies = [median_us(g.table.copy, args.repeat) for g in full]
     print(f"packed positions (72 cards on 6 piles, 2 empty spaces): legal actions median "
           f"{statistics.median(len(g.legal_actions()) for g in full):.0f}; legal_actions() median "
-          f"{statistics.median(legal):.1f} us, {statistics.median(legal) / statistics.median(copies):.1f}x "
+          f"{statistics.median(legal_us):.1f} us, {statistics.median(legal_us) / statistics.median(copies):.1f}x "
           f"Table.copy() ({statistics.median(copies):.1f} us)")
 
     block = Crapo(["Ann", "Bob"], seed=5, setup={"position": BLOCK})

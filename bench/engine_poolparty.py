@@ -24,12 +24,13 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.games.base import Game  # noqa: E402
-from companion.games.poolparty import CrocMove, PoolParty, Reveal  # noqa: E402
+from companion.games.base import Action, Game  # noqa: E402
+from companion.games.poolparty import CrocMove, PoolParty, Reveal, Square  # noqa: E402
 from companion.games.poolparty.play import play_randomly  # noqa: E402
 
 
@@ -42,6 +43,12 @@ def median_us(fn: Callable[[], object], repeat: int) -> float:
     return statistics.median(samples) / 1000
 
 
+def undo_redo(undo: Callable[[PoolParty], object], game: PoolParty, action: Action) -> None:
+    """Take ``action``, the last one, back with ``undo`` and apply it again."""
+    undo(game)
+    game.apply(action)
+
+
 def mid_game(seed: int) -> PoolParty | None:
     """A digital game halfway through its play, or None if it ended too soon."""
     full = PoolParty(["Red", "Yellow"], seed=seed)
@@ -49,6 +56,7 @@ def mid_game(seed: int) -> PoolParty | None:
     started = next(i for i, events in enumerate(full.events) if any(e.kind == "play_starts" for e in events))
     halfway = started + (len(full.actions) - started) // 2
     game = full.replayed(full.actions[:halfway])
+    assert isinstance(game, PoolParty)  # replayed() rebuilds the game's own class
     if game.is_over() or not any(t.crocodile for t in game.position.tiles()):
         return None
     return game
@@ -61,10 +69,13 @@ def illegal_observation(game: PoolParty, rng: random.Random) -> dict | None:
     if not moves:
         return None
     move = rng.choice(moves)
+    assert move.path is not None  # only moves with a path were kept
+    short = move.path[-2]
+    assert isinstance(short, Square)  # not "bar", the one step that is no square
     obs = game.observation()
     top = obs["squares"][move.origin.name]
     obs["squares"][move.origin.name] = None
-    obs["squares"][move.path[-2].name] = top
+    obs["squares"][short.name] = top
     return obs
 
 
@@ -86,18 +97,18 @@ def main() -> None:
         legal = game.legal_actions()
         counts.append(len(legal))
         colour = game.position.to_move
-        rows["scan"].append(median_us(lambda g=game, c=colour: g.cells(c), args.repeat))
+        rows["scan"].append(median_us(partial(game.cells, colour), args.repeat))
         rows["legal"].append(median_us(game.legal_actions, args.repeat))
         action = rng.choice([a for a in legal if not isinstance(a, Reveal)])
         game.apply(action)
         after = game.observation()
-        rows["undo"].append(median_us(lambda g=game, a=action: (g.undo(), g.apply(a)), args.repeat))
-        rows["undo_replay"].append(median_us(lambda g=game, a=action: (Game.undo(g), g.apply(a)), args.repeat))
+        rows["undo"].append(median_us(partial(undo_redo, PoolParty.undo, game, action), args.repeat))
+        rows["undo_replay"].append(median_us(partial(undo_redo, Game.undo, game, action), args.repeat))
         game.undo()
-        rows["explain_legal"].append(median_us(lambda g=game, o=after: g.explain(o), args.repeat))
+        rows["explain_legal"].append(median_us(partial(game.explain, after), args.repeat))
         bad = illegal_observation(game, rng)
         if bad is not None:
-            rows["explain_illegal"].append(median_us(lambda g=game, o=bad: g.explain(o), args.repeat))
+            rows["explain_illegal"].append(median_us(partial(game.explain, bad), args.repeat))
 
     med = {k: statistics.median(v) for k, v in rows.items() if v}
     print(f"Pool Party engine, {len(counts)} mid-game positions (seeds 0..{seed - 1}), "

@@ -76,7 +76,10 @@ class Table:
         """The player to move draws and discards: a new card on the pile."""
         seat = self.truth.table.turn
         self.truth.apply(Draw(seat))
-        face = self.truth.table.cards[self.truth.table.hand].face
+        hand = self.truth.table.hand
+        assert hand is not None  # Draw just put a card in hand
+        face = self.truth.table.cards[hand].face
+        assert face is not None  # a seeded (digital) game knows every face
         self.truth.apply(Discard(seat, face.code))
         self.see()
         deadline = time.time() + 2

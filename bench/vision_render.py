@@ -16,6 +16,7 @@ import resource
 import statistics
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -60,6 +61,7 @@ def bench_renderer(scenes: int, base: float) -> None:
     busy = TableState(zones={**state.zones, "discard": ["7h", "Qs", "2d"]},
                       hands=[HandOver("discard", seat=1)])
     source.read()
+    assert source.last is not None  # read() keeps the scene it rendered
     line("live table, dealt (RendererSource.read)", timed(source.read, 15), base,
          f"{len(source.last.truth)} cards")
     source.set_state(busy)
@@ -86,7 +88,7 @@ def bench_calibration(frames: int, base: float) -> None:
             t = time.perf_counter()
             calibration = calibrator.update(gray)
             search_ms.append((time.perf_counter() - t) * 1000)
-            track_ms.append(timed(lambda c=calibrator, g=gray: c.update(g), 10))
+            track_ms.append(timed(partial(calibrator.update, gray), 10))
             if not calibration.ok:
                 errors.setdefault(f"{game} {paper}", []).append(float("nan"))
                 continue
