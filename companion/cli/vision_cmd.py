@@ -11,12 +11,16 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from vision.observation import Observation
+
+if TYPE_CHECKING:  # numpy and OpenCV are imported only by the commands that read images
+    import numpy as np
 
 
 def _layout(mat_json: Path | None, game: str | None, seats: int | None, paper: str) -> Any:
@@ -100,22 +104,18 @@ def read(images: tuple[Path, ...], as_json: bool, annotate_dir: Path | None, dec
     from vision.cards.annotate import annotate
     from vision.reader import CardReader
 
+    unreadable: list[Path] = []
     if game is not None and game.lower() in ("pool-party", "master-crok"):
         reading = _taught_reader(game.lower(), deck, board_json, default_tiles, data_dir, seats, paper)
-        for path in images:
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if image is None:
-                raise click.ClickException(f"{path}: not an image OpenCV can read")
+        for _, path, image in _readable_images(images, unreadable):
             click.echo(json.dumps({"image": str(path), **reading(image)}, indent=None if as_json else 1))
+        _fail_if_any_unreadable(unreadable, len(images))
         return
 
     reader = CardReader(_layout(mat_json, game, seats, paper))
     if annotate_dir is not None:
         annotate_dir.mkdir(parents=True, exist_ok=True)
-    for n, path in enumerate(images):
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if image is None:
-            raise click.ClickException(f"{path}: not an image OpenCV can read")
+    for n, path, image in _readable_images(images, unreadable):
         obs = reader.read_image(image, frame_index=n)
         if as_json:
             click.echo(json.dumps({"image": str(path), "width": image.shape[1], "height": image.shape[0],
@@ -128,6 +128,28 @@ def read(images: tuple[Path, ...], as_json: bool, annotate_dir: Path | None, dec
                 click.echo(line)
         if annotate_dir is not None:
             cv2.imwrite(str(annotate_dir / (path.stem + ".annotated.jpg")), annotate(image, obs))
+    _fail_if_any_unreadable(unreadable, len(images))
+
+
+def _readable_images(paths: tuple[Path, ...], unreadable: list[Path]) -> Iterator[tuple[int, Path, np.ndarray]]:
+    """(index, path, BGR image) of each of ``paths`` OpenCV can read. One it cannot is said
+    on stderr at once and added to ``unreadable``, and the others are read all the same: a
+    folder of photos with one broken file still gives the rest."""
+    import cv2
+
+    for n, path in enumerate(paths):
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            click.echo(f"Error: {path}: not an image OpenCV can read", err=True)
+            unreadable.append(path)
+            continue
+        yield n, path, image
+
+
+def _fail_if_any_unreadable(unreadable: list[Path], total: int) -> None:
+    if unreadable:
+        raise click.ClickException(f"{len(unreadable)} of {total} image(s) not read: "
+                                   + ", ".join(str(p) for p in unreadable))
 
 
 def _taught_reader(game: str, deck: str | None, board_json: Path | None, default_tiles: bool,

@@ -59,6 +59,20 @@ def test_read_refuses_what_is_not_an_image(tmp_path: Path):
     assert result.exit_code != 0 and "not an image" in result.output
 
 
+def test_read_reads_every_image_it_can_and_names_the_ones_it_cannot(tmp_path: Path):
+    # a folder of photos with one broken file: the others are still read, and the run fails
+    # at the end naming it
+    image, _ = _table_image(tmp_path)
+    broken = tmp_path / "broken.jpg"
+    broken.write_bytes(b"\xff\xd8 cut off")
+    result = CliRunner().invoke(main, ["vision", "read", str(broken), str(image), "--json"])
+    assert result.exit_code == 1
+    # (the errors are on stderr, which the runner mixes into the output)
+    read = [json.loads(line) for line in result.output.splitlines() if line.startswith("{")]
+    assert [r["image"] for r in read] == [str(image)] and {"Qh", "7s"} <= {c["code"] for c in read[0]["cards"]}
+    assert f"{broken}: not an image" in result.output and "1 of 2 image(s) not read" in result.output
+
+
 def test_read_refuses_a_broken_mat_file(tmp_path: Path):
     image, mat = _table_image(tmp_path)
     mat.write_text("{")
