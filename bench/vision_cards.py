@@ -40,6 +40,8 @@ from vision.render.faces import CardStyle, face_image  # noqa: E402
 from vision.render.scene import CardTruth, Scene, render  # noqa: E402
 from vision.render.synth import KINDS, random_scene  # noqa: E402
 from vision.render.table import TableState, down, table_scene  # noqa: E402
+from vision.sources.replay import read_image_file  # noqa: E402
+from vision.train.realcards import resaved_as_jpeg  # noqa: E402
 from vision.train.scenes import TRAIN_SEED_BASE  # noqa: E402
 
 cv2.setNumThreads(1)
@@ -237,13 +239,6 @@ def _pct(a: int, b: int) -> str:
 
 # --- real photographs ------------------------------------------------------------------------
 
-def _readable(image: np.ndarray | None, what: str) -> np.ndarray:
-    """``image``, or a clear error naming ``what`` OpenCV could not read."""
-    if image is None:
-        raise SystemExit(f"{what}: not an image OpenCV can read")
-    return image
-
-
 @dataclass(frozen=True)
 class RealVariant:
     """The real photographs as a camera or a room other than the phone's would give them."""
@@ -263,8 +258,7 @@ class RealVariant:
         if self.gains != (1.0, 1.0, 1.0):
             image = cv2.transform(image, np.diag(self.gains))
         if self.jpeg_quality is not None:
-            _, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, self.jpeg_quality])
-            return _readable(cv2.imdecode(jpeg, cv2.IMREAD_COLOR), "the JPEG it was saved as")
+            return resaved_as_jpeg(image, self.jpeg_quality)
         return image
 
 
@@ -295,7 +289,7 @@ def real_accuracy() -> None:
         dev, held = Tally(), Tally()
         times = []
         for ph in photos(folder):
-            image = variant.apply(_readable(cv2.imread(str(ph.path)), str(ph.path)))
+            image = variant.apply(read_image_file(ph.path))
             t0 = time.perf_counter()
             obs = reader.read_image(image)
             times.append(time.perf_counter() - t0)

@@ -135,12 +135,13 @@ def _readable_images(paths: tuple[Path, ...], unreadable: list[Path]) -> Iterato
     """(index, path, BGR image) of each of ``paths`` OpenCV can read. One it cannot is said
     on stderr at once and added to ``unreadable``, and the others are read all the same: a
     folder of photos with one broken file still gives the rest."""
-    import cv2
+    from vision.sources.replay import UnreadableImage, read_image_file
 
     for n, path in enumerate(paths):
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if image is None:
-            click.echo(f"Error: {path}: not an image OpenCV can read", err=True)
+        try:
+            image = read_image_file(path)
+        except UnreadableImage as exc:
+            click.echo(f"Error: {exc}", err=True)
             unreadable.append(path)
             continue
         yield n, path, image

@@ -9,7 +9,15 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.train.realcards import LabelError, LabelledCard, photos, read_labels, realcards_dir, score_photo
+from vision.train.realcards import (
+    LabelError,
+    LabelledCard,
+    photos,
+    read_labels,
+    realcards_dir,
+    resaved_as_jpeg,
+    score_photo,
+)
 
 HAVE_PHOTOS = realcards_dir().is_dir()
 needs_photos = pytest.mark.skipif(not HAVE_PHOTOS, reason=f"real photographs not found at {realcards_dir()}")
@@ -17,12 +25,6 @@ needs_photos = pytest.mark.skipif(not HAVE_PHOTOS, reason=f"real photographs not
 
 def _box(x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
     return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], float)
-
-
-def _resaved(image: np.ndarray, quality: int) -> np.ndarray:
-    """``image`` saved as a JPEG of ``quality`` and read back."""
-    _, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
 
 
 def _reads_every_card_and_no_more(name: str, light: float = 1.0, jpeg_quality: int | None = None,
@@ -35,7 +37,7 @@ def _reads_every_card_and_no_more(name: str, light: float = 1.0, jpeg_quality: i
     (ph,) = [p for p in photos() if p.path.name == name]
     image = cv2.imread(str(ph.path))
     image = image if light == 1.0 else cv2.convertScaleAbs(image, alpha=light)
-    image = image if jpeg_quality is None else _resaved(image, jpeg_quality)
+    image = image if jpeg_quality is None else resaved_as_jpeg(image, jpeg_quality)
     image = image if shrink == 1.0 else cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
     obs = CardReader().read_image(image)
     s = score_photo(ph.cards, [(c.code, np.array(c.corners) / shrink) for c in obs.cards])

@@ -23,6 +23,7 @@ from vision.sources.base import (
     SourceGone,
     SourceStalled,
     ThreadedSource,
+    UnreadableImage,
 )
 
 KINDS = ("picamera2", "usb", "folder", "video", "renderer")
@@ -37,6 +38,7 @@ __all__ = [
     "SourceGone",
     "SourceStalled",
     "ThreadedSource",
+    "UnreadableImage",
     "open_source",
 ]
 

@@ -47,6 +47,10 @@ class EndOfStream(SourceError):
     """A replayed folder or video has no more frames."""
 
 
+class UnreadableImage(SourceError, ValueError):
+    """An image file OpenCV cannot read (names it)."""
+
+
 class Pacer:
     """Sleeps so that frames come ``fps`` a second (or never, when ``fps`` is None)."""
 

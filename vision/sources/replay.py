@@ -14,9 +14,18 @@ import cv2
 import numpy as np
 
 from vision.frame import Frame
-from vision.sources.base import EndOfStream, FrameSource, Pacer, SourceConfigError, SourceError
+from vision.sources.base import EndOfStream, FrameSource, Pacer, SourceConfigError, SourceError, UnreadableImage
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+
+
+def read_image_file(path: str | Path) -> np.ndarray:
+    """The BGR image in the file ``path``; :class:`UnreadableImage` naming it when OpenCV
+    cannot read it (not an image, cut off, a format it does not know)."""
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise UnreadableImage(f"{path}: not an image OpenCV can read")
+    return image
 
 
 class _Replay(FrameSource):
@@ -55,10 +64,7 @@ class FolderSource(_Replay):
             self._next = 0
         path = self.files[self._next]
         self._next += 1
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if image is None:
-            raise SourceError(f"{path}: not an image OpenCV can read")
-        return self._deliver(image)
+        return self._deliver(read_image_file(path))
 
 
 class VideoSource(_Replay):

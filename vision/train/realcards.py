@@ -14,6 +14,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 REPO = Path(__file__).resolve().parents[2]
@@ -74,6 +75,16 @@ def photos(folder: Path | None = None) -> list[Photo]:
         if xml.exists():
             out.append(Photo(img, read_labels(xml), held_out=k % 4 == 3))
     return out
+
+
+def resaved_as_jpeg(image: np.ndarray, quality: int) -> np.ndarray:
+    """``image`` saved again as a JPEG of ``quality`` and read back: a photo as a messaging
+    app or a webcam's MJPEG passes it on (the bench's and the tests' compressed photos)."""
+    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    decoded = cv2.imdecode(jpeg, cv2.IMREAD_COLOR) if ok else None
+    if decoded is None:
+        raise ValueError(f"a {image.shape} image could not be saved as a JPEG of quality {quality}")
+    return decoded
 
 
 def _iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
