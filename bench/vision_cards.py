@@ -21,8 +21,7 @@ import resource  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
-from collections import Counter  # noqa: E402
-from dataclasses import dataclass, field  # noqa: E402
+from dataclasses import dataclass  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import cv2  # noqa: E402
@@ -30,145 +29,20 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.cards import BACK, JOKER  # noqa: E402
 from vision.cards.classical import ClassicalReader, templates_from_faces  # noqa: E402
 from vision.frame import Frame  # noqa: E402
 from vision.mat import mat_layout  # noqa: E402
-from vision.observation import CardSighting  # noqa: E402
 from vision.reader import CardReader  # noqa: E402
 from vision.render.faces import CardStyle, face_image  # noqa: E402
-from vision.render.scene import CardTruth, Scene, render  # noqa: E402
+from vision.render.scene import Scene, render  # noqa: E402
 from vision.render.synth import KINDS, random_scene  # noqa: E402
 from vision.render.table import TableState, down, table_scene  # noqa: E402
 from vision.sources.replay import read_image_file  # noqa: E402
 from vision.train.realcards import resaved_as_jpeg  # noqa: E402
+from vision.train.rendered import SceneTally, score_scene  # noqa: E402
 from vision.train.scenes import TRAIN_SEED_BASE  # noqa: E402
 
 cv2.setNumThreads(1)
-
-
-# --- matching reported cards with the truth ---------------------------------------------------
-
-@dataclass(frozen=True)
-class Miss:
-    """A face-up card with an index in view read wrong or not at all."""
-
-    code: str
-    reported: str | None
-    confidence: float | None
-    covered: bool
-    width_px: float
-
-    def __str__(self) -> str:
-        said = "nothing" if self.reported is None else f"{self.reported} ({self.confidence:.2f})"
-        return (f"{self.code} {'covered' if self.covered else 'lone'}, {self.width_px:.0f} px wide: "
-                f"{miss_kind(self.code, self.reported)}, read {said}")
-
-
-@dataclass
-class SceneTally:
-    scenes: int = 0
-    isolated: int = 0
-    isolated_right: int = 0
-    fanned: int = 0
-    fanned_right: int = 0
-    sides: int = 0
-    sides_right: int = 0
-    backs: int = 0
-    """Face-down cards in full view."""
-    backs_found: int = 0
-    extra: int = 0
-    empty_scenes: int = 0
-    empty_reports: int = 0
-    empty_glare: int = 0
-    empty_glare_reports: int = 0
-    misses: Counter[str] = field(default_factory=Counter)
-    """Face-up cards with an index in view read wrong, by what went wrong (see :func:`miss_kind`)."""
-    missed: list[Miss] = field(default_factory=list)
-    """... and each of them."""
-
-    def add(self, other: SceneTally) -> None:
-        for k in self.__dataclass_fields__:
-            setattr(self, k, getattr(self, k) + getattr(other, k))
-
-
-def miss_kind(truth: str, reported: str | None) -> str:
-    """What went wrong reading a face-up card ``truth`` as ``reported`` (None: nothing
-    reported there): ``missed``, ``as back``, ``joker misread`` (a joker read as a card),
-    ``read as joker``, ``clubs/spades`` (the rank right, a club for a spade or back),
-    ``suit`` (another suit mix-up), ``rank``."""
-    if reported is None:
-        return "missed"
-    if reported == BACK:
-        return "as back"
-    if truth == JOKER:
-        return "joker misread"
-    if reported == JOKER:
-        return "read as joker"
-    if reported[0] != truth[0]:
-        return "rank"
-    return "clubs/spades" if {reported[1], truth[1]} == {"c", "s"} else "suit"
-
-
-def _card_width(t: CardTruth) -> float:
-    c = np.array(t.corners)
-    return float(np.hypot(*(c[1] - c[0])))
-
-
-def score_scene(truth: tuple[CardTruth, ...], cards: list[CardSighting]) -> SceneTally:
-    """Face-up cards with an index in view, isolated (nothing over them) or covered (fans,
-    overlaps). A report may match a face-up card when the corner it was read at lies within
-    a third of a card's width of one of the card's corners, a face-down card when their
-    centres are that close; pairs are taken best first over the whole scene (a report of
-    the right code, then the nearest), one report per card. Every matched card counts for
-    face-up vs face-down."""
-    tally = SceneTally(scenes=1)
-    reported = [np.array(c.corners) for c in cards]
-    pairs = []
-    for i, t in enumerate(truth):
-        if t.flipping or t.lifted:
-            continue
-        tc = np.array(t.corners)
-        reach = _card_width(t) / 3
-        for j, rc in enumerate(reported):
-            if t.face_up:
-                d = float(np.min(np.hypot(*(tc - rc[0]).T)))
-            else:
-                d = float(np.hypot(*(tc.mean(0) - rc.mean(0))))
-            if d < reach:
-                pairs.append((cards[j].code != t.seen_code, d, i, j))
-    pairs.sort()
-    match: dict[int, int] = {}
-    used: set[int] = set()
-    for _, _, i, j in pairs:
-        if i not in match and j not in used:
-            match[i] = j
-            used.add(j)
-    for i, t in enumerate(truth):
-        if t.flipping or t.lifted:
-            continue
-        said = cards[match[i]] if i in match else None
-        if said is not None:
-            tally.sides += 1
-            tally.sides_right += int((said.code == BACK) == (not t.face_up))
-        if not t.face_up and not t.covered:
-            tally.backs += 1
-            tally.backs_found += int(said is not None and said.code == BACK)
-        if not t.face_up or max(t.index_visible) < 0.9:
-            continue
-        right = said is not None and said.code == t.code
-        if not right:
-            tally.misses[miss_kind(t.code, None if said is None else said.code)] += 1
-            tally.missed.append(Miss(t.code, None if said is None else said.code,
-                                     None if said is None else said.confidence, t.covered, _card_width(t)))
-        if t.covered:
-            tally.fanned += 1
-            tally.fanned_right += int(right)
-        else:
-            tally.isolated += 1
-            tally.isolated_right += int(right)
-    tally.extra = len(cards) - len(used)
-    return tally
 
 
 DIM_ROOM = 0.6
