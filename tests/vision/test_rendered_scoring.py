@@ -95,3 +95,14 @@ def test_miss_kinds():
     assert miss_kind("JOKER", "2c") == "joker misread"
     assert miss_kind("2c", "JOKER") == "read as joker"
     assert miss_kind("8h", "Jd") == "rank"
+
+
+def test_a_card_being_turned_over_is_not_scored_but_keeps_what_is_read_of_it():
+    # the back of a card in mid-turn lies over a face of which 3 % shows (seed 2408)
+    under = card("8h", 100, 100, visible=0.03, index_visible=(0.95, 0.0))
+    turning = CardTruth("8d", False, tuple((x + 20, y + 6) for x, y in under.corners), None,  # type: ignore[arg-type]
+                        (0.0, 0.0), 1.0, (0.0, 0.0), flipping=True, lifted=True)
+    back = CardSighting("BACK", 0.99, turning.corners)
+    tally = score_scene((under, turning), [back])
+    assert (tally.sides, tally.sides_right, tally.extra) == (0, 0, 0)
+    assert [(m.code, m.reported) for m in tally.missed] == [("8h", None)]

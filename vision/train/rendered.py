@@ -101,13 +101,15 @@ def score_scene(truth: tuple[CardTruth, ...], cards: list[CardSighting]) -> Scen
     The corners without an index in most decks (top-right, bottom-left) come last: in a
     fanned column a card's bottom-left corner can lie on the top-left one of the card five
     below it, and a report read at that card's index was taken for the card above, the
-    card below then counted unread (session 58)."""
+    card below then counted unread (session 58).
+
+    A card being turned over or lifted is not scored, but what is read of it is its own:
+    left out of the matching, the back of a card in mid-turn was taken for the face under
+    it, 3 % of which showed, and counted a face read as a back (session 58)."""
     tally = SceneTally(scenes=1)
     reported = [np.array(c.corners) for c in cards]
     pairs = []
     for i, t in enumerate(truth):
-        if t.flipping or t.lifted:
-            continue
         tc = np.array(t.corners)
         reach = _card_width(t) / 3
         for j, rc in enumerate(reported):
