@@ -211,6 +211,28 @@ def test_a_leaning_index_not_at_the_diagonal_distance_is_another_card():
     assert len(assemble([a, _reading("7h", nearer, leaning)], (1000, 1000))) == 2
 
 
+@pytest.mark.parametrize("surer", ["larger", "smaller"])
+def test_off_the_mat_two_indices_of_a_card_seen_at_a_slant_make_one_card(surer: str):
+    # IMG_2430's king of clubs seen from 35 degrees off the vertical (session 58): its
+    # indices lean 8 and 5 degrees opposite ways and measure 15.5 and 11.9 px. Seen from
+    # the smaller, read first as the surer, the larger missed the card's diagonal, and
+    # each made a card.
+    near = _reading("Kc", (267.0, 482.0), np.array([0.14, 0.99]) / np.hypot(0.14, 0.99), 15.5,
+                    1.0 if surer == "larger" else 0.99)
+    far = _reading("Kc", (378.0, 568.0), np.array([0.08, -1.0]) / np.hypot(0.08, 1.0), 11.9,
+                   1.0 if surer == "smaller" else 0.99)
+    cards = assemble([near, far], (600, 800))
+    assert len(cards) == 1 and len(cards[0].indices) == 2 and not cards[0].covered
+
+
+def test_on_the_mat_indices_half_round_off_each_others_diagonal_stay_two_cards():
+    # the mean axis is looked along off the mat only: on it, it joined a covered ten of a
+    # fan to the card over it (dev seed 2489)
+    near = _reading("Kc", (267.0, 482.0), np.array([0.14, 0.99]) / np.hypot(0.14, 0.99), 15.5, 0.99)
+    far = _reading("Kc", (378.0, 568.0), np.array([0.08, -1.0]) / np.hypot(0.08, 1.0), 11.9, 1.0)
+    assert len(assemble([far, near], (600, 800), card_height_px=160.0)) == 2
+
+
 def _four_index_card(code: str, span: float, card_height_px: float, conf_order=(0.7, 0.95, 0.8, 0.9)):
     """A four-index card upright at the origin, readings at its four corners; the top-right
     one is the surest (read first)."""

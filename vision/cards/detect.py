@@ -118,6 +118,12 @@ def _sibling_kind(a: IndexReading, b: IndexReading, shape: CardShape, measured: 
     ox, oy = shape.opposite_index()
     if cos < -0.8 and _in_far_corner_window(x, y, ox, oy, 1.5 if measured else FAR_UNMEASURED):
         return "opposite"
+    # off the mat, seen from their mean axis too (on the mat, where the windows are narrower,
+    # that joined a covered ten of a fan to the card over it: dev seed 2489)
+    if not measured and cos < -0.8:
+        mx, my = _in_frame(_on_mean_axis(a, b), b.centre)[0]
+        if _in_far_corner_window(mx, my, ox, oy, FAR_UNMEASURED):
+            return "opposite"
     # One index's "down" may lean (a "10" whose "1" was paired with the pip): the other
     # index, seen from the one that stands straight, must then lie exactly at the far end
     # of the card's diagonal.
@@ -145,6 +151,16 @@ def _sibling_kind(a: IndexReading, b: IndexReading, shape: CardShape, measured: 
     if cos < -0.8 and _in_far_corner_window(-x, y, ox, oy):
         return "opposite-left"
     return None
+
+
+def _on_mean_axis(a: IndexReading, b: IndexReading) -> IndexReading:
+    """``a`` turned onto the mean axis of ``a`` and ``b``, two indices turned half round
+    from each other. Each may lean a few degrees (a king's K, a ten's "1" paired with its
+    pip), and from the index that leans the other misses the card's diagonal: the lean
+    made two cards of one, the far index seeing the near one where the near one did not
+    see it (a phone's photo seen at a slant: IMG_2430, docs/benchmarks.md, session 58)."""
+    axis = a.down - b.down
+    return replace(a, down=axis / np.linalg.norm(axis))
 
 
 def _mirrored(outline: np.ndarray, reading: IndexReading, shape: CardShape) -> np.ndarray:
