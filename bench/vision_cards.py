@@ -124,8 +124,37 @@ class RealVariant:
     """B, G, R gains: a lamp's tint, a dim room."""
     jpeg_quality: int | None = None
     """Saved again as a JPEG of this quality (a photo sent through a messaging app)."""
+    quarter_turns: int = 0
+    """Turned this many quarter turns clockwise (a phone held the other way)."""
+    slant_deg: float = 0.0
+    """Seen this far off the vertical (a phone held by someone seated at the table)."""
+
+    def _slant(self, shape: tuple[int, ...]) -> tuple[np.ndarray, tuple[int, int]]:
+        """The homography taking a photo of ``shape`` (taken from above) to the table seen
+        :attr:`slant_deg` off the vertical by a camera as far away, looking at the same
+        point (orbited about the photo's horizontal midline; focal length 0.9 of the
+        photo's longer side, a phone's), and the picture's size (w, h): all of the photo
+        in it, at about as many pixels."""
+        height, width = shape[:2]
+        f = 0.9 * max(width, height)
+        cx, cy, t = width / 2, height / 2, np.radians(self.slant_deg)
+        # a table point (X, Y) about the centre seen at u = f X / (f + Y sin t) + cx,
+        # v = f Y cos t / (f + Y sin t) + cy
+        seen = np.array([[f, cx * np.sin(t), cx * f], [0, f * np.cos(t) + cy * np.sin(t), cy * f],
+                         [0, np.sin(t), f]]) @ np.array([[1, 0, -cx], [0, 1, -cy], [0, 0, 1]])
+        box = np.array([[[0, 0], [width, 0], [width, height], [0, height]]], np.float64)
+        corners = cv2.perspectiveTransform(box, seen)[0]
+        (x0, y0), (x1, y1) = corners.min(0), corners.max(0)
+        k = np.sqrt(width * height / ((x1 - x0) * (y1 - y0)))
+        fitted = np.array([[k, 0, -x0 * k], [0, k, -y0 * k], [0, 0, 1]]) @ seen
+        return fitted, (int((x1 - x0) * k), int((y1 - y0) * k))
 
     def apply(self, image: np.ndarray) -> np.ndarray:
+        if self.slant_deg:
+            homography, size = self._slant(image.shape)
+            image = cv2.warpPerspective(image, homography, size, flags=cv2.INTER_LINEAR)
+        if self.quarter_turns:
+            image = np.ascontiguousarray(np.rot90(image, -self.quarter_turns))
         if self.factor != 1.0:
             image = cv2.resize(image, None, fx=self.factor, fy=self.factor,
                                interpolation=cv2.INTER_CUBIC if self.factor > 1 else cv2.INTER_AREA)
@@ -135,6 +164,21 @@ class RealVariant:
             return resaved_as_jpeg(image, self.jpeg_quality)
         return image
 
+    def undone(self, points: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+        """``points`` (N, 2) found in :meth:`apply`'s picture of an image of ``shape``,
+        in that image's pixels (where its labels are)."""
+        points = points / self.factor
+        height, width = shape[:2]
+        if self.slant_deg:
+            homography, (width, height) = self._slant(shape)
+        for turn in range(self.quarter_turns % 4):
+            # a clockwise quarter turn took (x, y) to (h - 1 - y, x), h the height before it
+            h = width if (self.quarter_turns - turn) % 2 == 0 else height
+            points = np.stack([points[:, 1], h - 1 - points[:, 0]], 1)
+        if self.slant_deg:
+            points = cv2.perspectiveTransform(points[None].astype(np.float64), np.linalg.inv(homography))[0]
+        return points
+
 
 REAL_VARIANTS: tuple[RealVariant, ...] = (
     RealVariant(""),
@@ -143,15 +187,19 @@ REAL_VARIANTS: tuple[RealVariant, ...] = (
     RealVariant(", in a dim room (every channel x0.55)", gains=(0.55, 0.55, 0.55)),
     RealVariant(", a third smaller each way (a camera of fewer pixels)", factor=2 / 3),
     RealVariant(", saved again at JPEG quality 60 (a messaging app)", jpeg_quality=60),
+    RealVariant(", turned a quarter clockwise (the phone held the other way)", quarter_turns=1),
+    RealVariant(", seen 35 degrees off the vertical (a phone held by someone seated)", slant_deg=35.0),
 )
 """The real photographs as they are, then as a phone's full-size photo has them (bicubic;
 the glyph search must follow the size), then tinted as a lamp the phone's white balance
 did not follow would, then as dark as a phone's photo in a dim room, then as a camera of
 fewer pixels takes them (shrunk by area: the reader enlarges a small picture again, see
-``vision.reader.SMALL_PICTURE_SIDE``), then compressed again as a messaging app would."""
+``vision.reader.SMALL_PICTURE_SIDE``), then compressed again as a messaging app would, then
+turned as a phone held the other way gives them, then seen at a slant as from a chair at
+the table (the labels stay the photo's own: what is read is taken back to its pixels)."""
 
 
-def real_accuracy() -> None:
+def real_accuracy(which: list[int] | None = None) -> None:
     from vision.train.realcards import Tally, photos, realcards_dir, score_photo
 
     folder = realcards_dir()
@@ -159,15 +207,17 @@ def real_accuracy() -> None:
         print(f"real photographs: skipped ({folder} not found)")
         return
     reader = CardReader()
-    for variant in REAL_VARIANTS:
+    for variant in REAL_VARIANTS if which is None else [REAL_VARIANTS[k] for k in which]:
         dev, held = Tally(), Tally()
         times = []
         for ph in photos(folder):
-            image = variant.apply(read_image_file(ph.path))
+            photo = read_image_file(ph.path)
+            image = variant.apply(photo)
             t0 = time.perf_counter()
             obs = reader.read_image(image)
             times.append(time.perf_counter() - t0)
-            s = score_photo(ph.cards, [(c.code, np.array(c.corners) / variant.factor) for c in obs.cards])
+            s = score_photo(ph.cards, [(c.code, variant.undone(np.array(c.corners), photo.shape))
+                                           for c in obs.cards])
             (held if ph.held_out else dev).add(s)
         print(f"real photographs ({folder.name}){variant.label}, rank only:")
         print(f"  dev split      {dev.summary()}")
@@ -318,6 +368,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--speed-frames", type=int, default=20, help="0: no speed or memory figures")
     ap.add_argument("--empty-mats", type=int, default=60)
     ap.add_argument("--skip-real", action="store_true")
+    ap.add_argument("--real-variants", default=None,
+                    help="which of the real photographs' variants to read, by number from 0 "
+                         f"(comma-separated; all {len(REAL_VARIANTS)} by default)")
     ap.add_argument("--list-misses", action="store_true",
                     help="print every still frame's face-up card read wrong or not at all (dev seeds: "
                          "a held-out seed looked at this closely is held out no more)")
@@ -326,7 +379,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.scenes > 0 or args.empty_mats > 0:  # --scenes 0 --empty-mats 0: the real photos alone
         print_rendered(range(args.first, args.first + args.scenes), args.empty_mats, args.list_misses)
     if not args.skip_real:
-        real_accuracy()
+        real_accuracy(None if args.real_variants is None else [int(k) for k in args.real_variants.split(",")])
     if args.speed_frames <= 0:
         return 0
     frames = speed(args.speed_frames)
