@@ -116,11 +116,11 @@ def score_scene(truth: tuple[CardTruth, ...], cards: list[CardSighting]) -> Scen
             if t.face_up:
                 near = np.hypot(*(tc - rc[0]).T)
                 corner = int(np.argmin(near))
-                d = float(near[corner])
-            else:
-                corner, d = INDEX_CORNERS[0], float(np.hypot(*(tc.mean(0) - rc.mean(0))))
+                d, bare = float(near[corner]), corner not in INDEX_CORNERS
+            else:  # a back is matched by its centre
+                d, bare = float(np.hypot(*(tc.mean(0) - rc.mean(0)))), False
             if d < reach:
-                pairs.append((cards[j].code != t.seen_code, corner not in INDEX_CORNERS, d, i, j))
+                pairs.append((cards[j].code != t.seen_code, bare, d, i, j))
     pairs.sort()
     match: dict[int, int] = {}
     used: set[int] = set()
