@@ -21,7 +21,7 @@ import resource  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
-from dataclasses import dataclass  # noqa: E402
+from dataclasses import dataclass, replace  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import cv2  # noqa: E402
@@ -32,7 +32,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from vision.cards.classical import ClassicalReader, templates_from_faces  # noqa: E402
 from vision.frame import Frame  # noqa: E402
 from vision.mat import mat_layout  # noqa: E402
+from vision.mat.upright import SLANT_LIMIT  # noqa: E402
 from vision.reader import CardReader  # noqa: E402
+from vision.render.camera import Camera, overhead_camera  # noqa: E402
 from vision.render.faces import CardStyle, face_image  # noqa: E402
 from vision.render.scene import Scene, render  # noqa: E402
 from vision.render.synth import KINDS, random_scene  # noqa: E402
@@ -109,6 +111,46 @@ def rendered_accuracy(seeds: range, empties: int, list_misses: bool = False
 
 def _pct(a: int, b: int) -> str:
     return f"{100 * a / b:6.2f}% ({a}/{b})" if b else "   n/a"
+
+
+# --- a camera leaning far from overhead --------------------------------------------------------
+
+def leaning_camera(scene: Scene, seed: int, tilt_deg: float) -> Camera:
+    """``scene``'s mat seen by a camera tipped ``tilt_deg`` to one side or the other (as the
+    seed says), otherwise framed as the rendered cameras are (``random_camera``)."""
+    assert scene.layout is not None  # a random scene is always on a mat
+    rng = np.random.default_rng(seed + 7)
+    return overhead_camera(scene.layout.size_mm, (scene.camera.width, scene.camera.height),
+                           tilt_deg=tilt_deg * float(rng.choice([-1, 1])), pan_deg=float(rng.uniform(-5, 5)),
+                           roll_deg=float(rng.uniform(-4, 4)) + (180.0 if rng.random() < 0.1 else 0.0),
+                           fill=float(rng.uniform(0.85, 1.0)), fov_deg=float(rng.uniform(50, 75)))
+
+
+def leaning_accuracy(seeds: range, tilt_deg: float) -> tuple[SceneTally, SceneTally]:
+    """The still frames of ``seeds`` seen by a camera tipped ``tilt_deg`` off overhead
+    (:func:`leaning_camera`): read upright, the reader's way (``vision.mat.upright``), and as
+    they come (the same frames, the upright view switched off)."""
+    upright, as_they_come = SceneTally(), SceneTally()
+    for seed in seeds:
+        scene = random_scene(seed, kind=KINDS[seed % len(KINDS)])
+        if scene.effects.motion_px:
+            continue
+        scene = replace(scene, camera=leaning_camera(scene, seed, tilt_deg))
+        r = render(scene)
+        for tally, limit in ((upright, SLANT_LIMIT), (as_they_come, 0.0)):
+            obs = CardReader(scene.layout, slant_limit=limit).read_image(r.image)
+            tally.add(score_scene(r.truth, list(obs.cards)))
+    return upright, as_they_come
+
+
+def print_leaning(seeds: range, tilt_deg: float) -> None:
+    upright, as_they_come = leaning_accuracy(seeds, tilt_deg)
+    print(f"still frames, seeds {seeds.start}-{seeds.stop - 1}, the camera {tilt_deg:g} degrees off overhead "
+          f"({upright.scenes} frames):")
+    for label, t in (("read upright    ", upright), ("read as they come", as_they_come)):
+        print(f"  {label}: isolated {_pct(t.isolated_right, t.isolated)}, fans/covered "
+              f"{_pct(t.fanned_right, t.fanned)}, face-up/down {_pct(t.sides_right, t.sides)}, "
+              f"matching none {t.extra}")
 
 
 # --- real photographs ------------------------------------------------------------------------
@@ -237,19 +279,67 @@ def _speed_state(pick: list[str], discard: int = 3) -> TableState:
     return TableState(zones=zones)
 
 
-def speed_scenes(count: int, played: bool = False) -> list[tuple[np.ndarray, Scene]]:
+def speed_scenes(count: int, played: bool = False, tilt_deg: float = 0.0) -> list[tuple[np.ndarray, Scene]]:
     """1280x720 frames of a four-seat Crocodile table with 20 cards: each seat two up and
     two down, three face up on the discard pile, one on the draw pile. ``played``: the same
-    tables a moment earlier, the last discard not yet played."""
+    tables a moment earlier, the last discard not yet played. ``tilt_deg``: the camera
+    tipped this far off overhead (straight above by default)."""
     layout = mat_layout("crocodile", 4, "a2")
+    camera = overhead_camera(layout.size_mm, tilt_deg=tilt_deg, pan_deg=4.0) if tilt_deg else None
     frames = []
     rng = np.random.default_rng(7)
     codes = [r + s for s in "shdc" for r in "A23456789TJQK"]
     for k in range(count):
         pick = [codes[i] for i in rng.permutation(52)[:20]]
-        scene = table_scene(layout, _speed_state(pick, 2 if played else 3), seed=k)
+        scene = table_scene(layout, _speed_state(pick, 2 if played else 3), camera=camera, seed=k)
         frames.append((render(scene).image, scene))
     return frames
+
+
+@dataclass
+class ReadingTimes:
+    """Seconds per frame of one reader on the speed frames, and the cards it reported."""
+
+    whole: list[float]
+    """A whole new frame read from scratch."""
+    settle: list[float]
+    """Following a camera, the frame on which the table settled after a card was played
+    (read again where it changed)."""
+    unchanged: list[float]
+    """Following a camera, the still frames after that."""
+    found: list[int]
+
+
+def reading_times(frames: list[tuple[np.ndarray, Scene]], before: list[tuple[np.ndarray, Scene]],
+                  slant_limit: float = SLANT_LIMIT) -> ReadingTimes:
+    """The learned reader's times on ``frames`` (see :class:`ReadingTimes`); ``before``: the
+    same tables a moment earlier, the card not yet played."""
+    layout = frames[0][1].layout
+    reader = CardReader(layout, slant_limit=slant_limit)
+    times = ReadingTimes([], [], [], [])
+    for image, _ in frames:
+        t0 = time.perf_counter()
+        obs = reader.read_image(image)
+        times.whole.append(time.perf_counter() - t0)
+        times.found.append(len(obs.cards))
+    # following a camera: a table still for a while, then a card is played on the discard
+    # pile; the frame on which the gate settles is read again where it changed
+    for (earlier, _), (image, _) in zip(before, frames, strict=True):
+        follower = CardReader(layout, slant_limit=slant_limit)
+        sequence = [earlier] * 6 + [image] * 10
+        for i, frame in enumerate(sequence):
+            t0 = time.perf_counter()
+            obs = follower.read(Frame(frame, t_ns=i, index=i, source="bench"))
+            took = time.perf_counter() - t0
+            if i >= 6 and obs.changed_zones:
+                times.settle.append(took)
+            elif i >= 10 and not obs.changed_zones:
+                times.unchanged.append(took)
+    return times
+
+
+def _ms(xs: list[float]) -> float:
+    return 1000 * statistics.median(xs) if xs else float("nan")
 
 
 def speed(count: int) -> list[np.ndarray]:
@@ -262,43 +352,38 @@ def speed(count: int) -> list[np.ndarray]:
     card_px = 88 * frames[0][1].camera.px_per_mm(*np.array(layout.size_mm) / 2)
     area = card_px * card_px * 63 / 88
     classical = ClassicalReader(templates_from_faces(faces), min_area=0.6 * area, max_area=1.6 * area)
-    reader = CardReader(layout)
-    learned, baseline, found, found_classical = [], [], [], []
+    baseline, found_classical = [], []
     for image, _ in frames:
-        t0 = time.perf_counter()
-        obs = reader.read_image(image)
-        learned.append(time.perf_counter() - t0)
-        found.append(len(obs.cards))
         t0 = time.perf_counter()
         found_classical.append(len(classical.read(image)))
         baseline.append(time.perf_counter() - t0)
-    # following a camera: a table still for a while, then a card is played on the discard
-    # pile; the frame on which the gate settles is read again where it changed
-    before = speed_scenes(count, played=True)
-    settle, still = [], []
-    for (earlier, _), (image, _) in zip(before, frames, strict=True):
-        follower = CardReader(layout)
-        sequence = [earlier] * 6 + [image] * 10
-        for i, frame in enumerate(sequence):
-            t0 = time.perf_counter()
-            obs = follower.read(Frame(frame, t_ns=i, index=i, source="bench"))
-            took = time.perf_counter() - t0
-            if i >= 6 and obs.changed_zones:
-                settle.append(took)
-            elif i >= 10 and not obs.changed_zones:
-                still.append(took)
-    unchanged = still
-    ms = lambda xs: 1000 * statistics.median(xs) if xs else float("nan")  # noqa: E731
+    times = reading_times(frames, speed_scenes(count, played=True))
+    learned, settle, unchanged, found = times.whole, times.settle, times.unchanged, times.found
     print(f"speed, {len(frames)} frames 1280x720 with 20 cards, one core:")
-    print(f"  learned reader, whole new frame: median {ms(learned):6.1f} ms  (cards reported: median "
+    print(f"  learned reader, whole new frame: median {_ms(learned):6.1f} ms  (cards reported: median "
           f"{statistics.median(found):.0f})")
-    print(f"  learned reader, a card played  : median {ms(settle):6.1f} ms  (the settling frame, read "
+    print(f"  learned reader, a card played  : median {_ms(settle):6.1f} ms  (the settling frame, read "
           f"where it changed; {len(settle)} frames)")
-    print(f"  learned reader, unchanged     : median {ms(unchanged):6.2f} ms")
-    print(f"  classical contour + template  : median {ms(baseline):6.1f} ms  (cards reported: median "
+    print(f"  learned reader, unchanged     : median {_ms(unchanged):6.2f} ms")
+    print(f"  classical contour + template  : median {_ms(baseline):6.1f} ms  (cards reported: median "
           f"{statistics.median(found_classical):.0f})")
-    print(f"  ratio learned / classical     : {ms(learned) / ms(baseline):.2f}")
+    print(f"  ratio learned / classical     : {_ms(learned) / _ms(baseline):.2f}")
     return [image for image, _ in frames]
+
+
+def leaning_speed(count: int, tilt_deg: float) -> None:
+    """The learned reader's times on the speed frames seen by a camera ``tilt_deg`` off
+    overhead: read upright (the reader's way) and as they come, in the same run."""
+    frames, before = speed_scenes(count, tilt_deg=tilt_deg), speed_scenes(count, played=True, tilt_deg=tilt_deg)
+    upright, as_they_come = reading_times(frames, before), reading_times(frames, before, slant_limit=0.0)
+    print(f"speed, the same tables, the camera {tilt_deg:g} degrees off overhead: read upright | as they come "
+          f"(upright / as they come)")
+    for label, a, b in (("whole new frame", upright.whole, as_they_come.whole),
+                        ("a card played  ", upright.settle, as_they_come.settle),
+                        ("unchanged      ", upright.unchanged, as_they_come.unchanged)):
+        print(f"  {label}: median {_ms(a):6.2f} ms | {_ms(b):6.2f} ms  ({_ms(a) / _ms(b):.2f})")
+    print(f"  cards reported: median {statistics.median(upright.found):.0f} | "
+          f"{statistics.median(as_they_come.found):.0f} (of 20)")
 
 
 READER_ONLY = """
@@ -368,6 +453,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--speed-frames", type=int, default=20, help="0: no speed or memory figures")
     ap.add_argument("--empty-mats", type=int, default=60)
     ap.add_argument("--skip-real", action="store_true")
+    ap.add_argument("--leaning", type=float, default=30.0,
+                    help="the still frames of the same seeds again, the camera this many degrees off "
+                         "overhead, read upright and as they come (0: not)")
     ap.add_argument("--real-variants", default=None,
                     help="which of the real photographs' variants to read, by number from 0 "
                          f"(comma-separated; all {len(REAL_VARIANTS)} by default)")
@@ -378,11 +466,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"OpenCV {cv2.__version__}, numpy {np.__version__}, one thread")
     if args.scenes > 0 or args.empty_mats > 0:  # --scenes 0 --empty-mats 0: the real photos alone
         print_rendered(range(args.first, args.first + args.scenes), args.empty_mats, args.list_misses)
+    if args.scenes > 0 and args.leaning:
+        print_leaning(range(args.first, args.first + args.scenes), args.leaning)
     if not args.skip_real:
         real_accuracy(None if args.real_variants is None else [int(k) for k in args.real_variants.split(",")])
     if args.speed_frames <= 0:
         return 0
     frames = speed(args.speed_frames)
+    if args.leaning:
+        leaning_speed(args.speed_frames, args.leaning)
     print(f"memory: peak RSS of a process running only the reader on those frames: "
           f"{reader_memory(frames[:5]):.0f} MB")
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

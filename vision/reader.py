@@ -29,6 +29,7 @@ from vision.frame import Frame
 from vision.mat.calibration import Calibration, MatCalibrator
 from vision.mat.hidden_marker import mask_hidden_marker
 from vision.mat.layout import MatLayout
+from vision.mat.upright import SLANT_LIMIT, UprightView, foreshortening, upright_view
 from vision.mat.white import margin_white
 from vision.observation import CardSighting, Observation
 from vision.stability import Region, StabilityGate
@@ -156,12 +157,16 @@ class CardReader:
     """Reads cards from frames; see the module docstring.
 
     ``layout``: the mat in use (None: no mat, plain photographs). ``shape``: the cards'
-    proportions (poker size by default; the mat's card size overrides it).
+    proportions (poker size by default; the mat's card size overrides it). ``slant_limit``:
+    a camera leaning further than this from overhead has its frames read upright (see
+    :data:`vision.mat.upright.SLANT_LIMIT`; 0: never).
     """
 
     def __init__(self, layout: MatLayout | None = None, finder: CardFinder | None = None,
-                 gate: StabilityGate | None = None, shape: CardShape = POKER) -> None:
+                 gate: StabilityGate | None = None, shape: CardShape = POKER,
+                 slant_limit: float = SLANT_LIMIT) -> None:
         self.layout = layout
+        self.slant_limit = slant_limit
         if layout is not None:
             shape = replace(shape, width=layout.card_mm[0], height=layout.card_mm[1])
         self.shape = shape
@@ -242,7 +247,22 @@ class CardReader:
         still there. A pile read wrong while a hand was near it is read again once the
         table settles: the hand's going changes its pixels. ``changed``: where the pixels
         changed, when ``regions`` take in more (the indices of faces read again): backs are
-        looked for within their reach of these."""
+        looked for within their reach of these. A camera leaning far from overhead has its
+        frame read upright (:mod:`vision.mat.upright`); the cards are in ``image``'s pixels
+        all the same."""
+        upright = None
+        if self.layout is not None and self._sees_mat(calibration):
+            upright = upright_view(calibration, (image.shape[1], image.shape[0]), self.layout.size_mm,
+                                   self.shape.height, self.slant_limit)
+        if upright is None:
+            return self._find(image, calibration, regions, kept, changed)
+        cards = self._find(upright.picture(image), upright.calibration, _upright_regions(regions, upright),
+                           [card.mapped(upright.upright) for card in kept], _upright_regions(changed, upright))
+        return [card.mapped(upright.frame) for card in cards]
+
+    def _find(self, image: np.ndarray, calibration: Calibration | None, regions: tuple[Region, ...] | None,
+              kept: Sequence[FoundCard], changed: tuple[Region, ...] | None) -> list[FoundCard]:
+        """:meth:`find` in a picture read as it is."""
         view = self._mat_view(calibration) if calibration is not None else None
         frame = image  # the back finder's (see BACKS_TOLERATED)
         if self.layout is None:
@@ -293,7 +313,7 @@ class CardReader:
             import cv2
 
             big = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC)
-            cards = [card.scaled(1.0 / factor) for card in self.find(big, calibration)]
+            cards = [card.mapped(lambda p: p / factor) for card in self.find(big, calibration)]
         else:
             cards = self.find(image, calibration)
         return self._observation(cards, calibration, t_ns, frame_index, stable=True)
@@ -317,7 +337,10 @@ class CardReader:
         if calibration is None or not calibration.ok or self.layout is None:
             return {}
         width, height = self._card_size_px(calibration, self.layout)
-        extras: dict[str, Any] = {"card_px": round(width)}
+        most, least = foreshortening(calibration, (self.layout.width_mm / 2, self.layout.height_mm / 2))
+        # how far the camera leans from overhead, and whether its frames are read upright
+        extras: dict[str, Any] = {"card_px": round(width), "lean_deg": round(float(np.degrees(np.arccos(
+            min(1.0, least / most)))), 1), "upright": least < self.slant_limit * most}
         problems, warnings = [], []
         if width < READABLE_CARD_PX:
             problems.append(f"cards too small to read ({width:.0f} px wide)")
@@ -387,6 +410,14 @@ def _index_region(index: IndexReading, size: tuple[int, int]) -> Region:
     x0, y0 = max(0, round(x - reach)), max(0, round(y - reach))
     x1, y1 = min(size[0], round(x + reach)), min(size[1], round(y + reach))
     return Region(x0, y0, max(0, x1 - x0), max(0, y1 - y0))
+
+
+def _upright_regions(regions: tuple[Region, ...] | None, upright: UprightView) -> tuple[Region, ...] | None:
+    """Frame regions as the upright picture's regions that take them in."""
+    if regions is None:
+        return None
+    boxes = (upright.upright_box(r.x, r.y, r.x + r.w, r.y + r.h) for r in regions)
+    return tuple(Region(x0, y0, x1 - x0, y1 - y0) for x0, y0, x1, y1 in boxes)
 
 
 def _covers(regions: tuple[Region, ...], size: tuple[int, int]) -> float:

@@ -14,7 +14,7 @@ the calibration and adds face-down cards.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -61,12 +61,19 @@ class FoundCard:
     def centre(self) -> np.ndarray:
         return self.corners.mean(axis=0)
 
-    def scaled(self, factor: float) -> FoundCard:
-        """The same card in a picture ``factor`` times the size of the one it was found in
-        (a small picture is read enlarged: its cards are given back in its own pixels)."""
-        return replace(self, corners=self.corners * factor,
-                       indices=[replace(r, centre=r.centre * factor, span=r.span * factor) for r in self.indices],
-                       outlines=tuple(o * factor for o in self.outlines))
+    def mapped(self, to: Callable[[np.ndarray], np.ndarray]) -> FoundCard:
+        """The same card in another picture of the same view, ``to`` taking (N, 2) points of
+        this picture to that one's: a small picture read enlarged, a frame read upright
+        (``vision.mat.upright``). Each index keeps its centre; its axis and span are those
+        of its axis's two ends taken across."""
+        indices = []
+        for r in self.indices:
+            half = r.down * r.span / 2
+            top, centre, bottom = to(np.array([r.centre - half, r.centre, r.centre + half]))
+            axis = bottom - top
+            span = float(np.hypot(*axis))
+            indices.append(replace(r, centre=centre, down=axis / span if span > 1e-9 else r.down, span=span))
+        return replace(self, corners=to(self.corners), indices=indices, outlines=tuple(to(o) for o in self.outlines))
 
     def settle(self, best: str, confidence: float, alternatives: tuple[tuple[str, float], ...],
                min_confidence: float) -> None:
