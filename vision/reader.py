@@ -29,7 +29,7 @@ from vision.frame import Frame
 from vision.mat.calibration import Calibration, MatCalibrator
 from vision.mat.hidden_marker import mask_hidden_marker
 from vision.mat.layout import MatLayout
-from vision.mat.upright import SLANT_LIMIT, UprightView, foreshortening, upright_view
+from vision.mat.upright import SLANT_LIMIT, UprightView, lean_deg, squash, upright_view
 from vision.mat.white import margin_white
 from vision.observation import CardSighting, Observation
 from vision.stability import Region, StabilityGate
@@ -337,10 +337,10 @@ class CardReader:
         if calibration is None or not calibration.ok or self.layout is None:
             return {}
         width, height = self._card_size_px(calibration, self.layout)
-        most, least = foreshortening(calibration, (self.layout.width_mm / 2, self.layout.height_mm / 2))
         # how far the camera leans from overhead, and whether its frames are read upright
-        extras: dict[str, Any] = {"card_px": round(width), "lean_deg": round(float(np.degrees(np.arccos(
-            min(1.0, least / most)))), 1), "upright": least < self.slant_limit * most}
+        mat = self.layout.size_mm
+        extras: dict[str, Any] = {"card_px": round(width), "lean_deg": round(lean_deg(calibration, mat), 1),
+                                  "upright": squash(calibration, mat) < self.slant_limit}
         problems, warnings = [], []
         if width < READABLE_CARD_PX:
             problems.append(f"cards too small to read ({width:.0f} px wide)")

@@ -42,6 +42,19 @@ def foreshortening(calibration: Calibration, at_mm: tuple[float, float]) -> tupl
     return float(most), float(least)
 
 
+def squash(calibration: Calibration, mat_size_mm: tuple[float, float]) -> float:
+    """The pixels a millimetre shows the way the camera's slant squashes the mat, as a share
+    of those it shows the way it does not, at the mat's centre: 1 from straight above, the
+    cosine of the camera's lean."""
+    most, least = foreshortening(calibration, (mat_size_mm[0] / 2, mat_size_mm[1] / 2))
+    return least / most
+
+
+def lean_deg(calibration: Calibration, mat_size_mm: tuple[float, float]) -> float:
+    """How far the camera leans from overhead, in degrees, as the mat's centre shows it."""
+    return float(np.degrees(np.arccos(min(1.0, squash(calibration, mat_size_mm)))))
+
+
 @dataclass(frozen=True, eq=False)
 class UprightView:
     """The frame warped so that the mat lies as a camera straight above it would see it.
@@ -84,10 +97,10 @@ def upright_view(calibration: Calibration | None, frame_size: tuple[int, int], m
     direction is stretched back, none is shrunk there."""
     if calibration is None or not calibration.ok or calibration.image_to_mat is None:
         return None
-    width, height = mat_size_mm
-    most, least = foreshortening(calibration, (width / 2, height / 2))
-    if least >= limit * most:
+    if squash(calibration, mat_size_mm) >= limit:
         return None
+    width, height = mat_size_mm
+    most, _ = foreshortening(calibration, (width / 2, height / 2))
     frame_w, frame_h = frame_size
     seen = calibration.to_mat(np.array([[0, 0], [frame_w, 0], [frame_w, frame_h], [0, frame_h]], float))
     if not _in_front(calibration, frame_size):
