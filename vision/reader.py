@@ -29,7 +29,7 @@ from vision.frame import Frame
 from vision.mat.calibration import Calibration, MatCalibrator
 from vision.mat.hidden_marker import mask_hidden_marker
 from vision.mat.layout import MatLayout
-from vision.mat.upright import SLANT_LIMIT, UprightView, lean_deg, squash, upright_view
+from vision.mat.upright import SLANT_LIMIT, UprightView, lean_deg, upright_view
 from vision.mat.white import margin_white
 from vision.observation import CardSighting, Observation
 from vision.stability import Region, StabilityGate
@@ -250,15 +250,18 @@ class CardReader:
         looked for within their reach of these. A camera leaning far from overhead has its
         frame read upright (:mod:`vision.mat.upright`); the cards are in ``image``'s pixels
         all the same."""
-        upright = None
-        if self.layout is not None and self._sees_mat(calibration):
-            upright = upright_view(calibration, (image.shape[1], image.shape[0]), self.layout.size_mm,
-                                   self.shape.height, self.slant_limit)
+        upright = self._upright_view(calibration, (image.shape[1], image.shape[0]))
         if upright is None:
             return self._find(image, calibration, regions, kept, changed)
         cards = self._find(upright.picture(image), upright.calibration, _upright_regions(regions, upright),
                            [card.mapped(upright.upright) for card in kept], _upright_regions(changed, upright))
         return [card.mapped(upright.frame) for card in cards]
+
+    def _upright_view(self, calibration: Calibration | None, size: tuple[int, int]) -> UprightView | None:
+        """How a frame of ``size`` (w, h) is read upright, or None: as it is."""
+        if self.layout is None or calibration is None or not self._sees_mat(calibration):
+            return None
+        return upright_view(calibration, size, self.layout.size_mm, self.shape.height, self.slant_limit)
 
     def _find(self, image: np.ndarray, calibration: Calibration | None, regions: tuple[Region, ...] | None,
               kept: Sequence[FoundCard], changed: tuple[Region, ...] | None) -> list[FoundCard]:
@@ -316,9 +319,10 @@ class CardReader:
             cards = [card.mapped(lambda p: p / factor) for card in self.find(big, calibration)]
         else:
             cards = self.find(image, calibration)
-        return self._observation(cards, calibration, t_ns, frame_index, stable=True)
+        size = (image.shape[1], image.shape[0])
+        return self._observation(cards, calibration, size, t_ns, frame_index, stable=True)
 
-    def _observation(self, cards: list[FoundCard], calibration: Calibration | None, t_ns: int,
+    def _observation(self, cards: list[FoundCard], calibration: Calibration | None, size: tuple[int, int], t_ns: int,
                      frame_index: int, stable: bool, changed: tuple[str, ...] = ()) -> Observation:
         return Observation(
             t_ns=t_ns,
@@ -327,10 +331,10 @@ class CardReader:
             calibration=calibration.state if calibration is not None else "none",
             stable=stable,
             changed_zones=changed,
-            extras=self._camera_setup(calibration),
+            extras=self._camera_setup(calibration, size),
         )
 
-    def _camera_setup(self, calibration: Calibration | None) -> dict[str, Any]:
+    def _camera_setup(self, calibration: Calibration | None, size: tuple[int, int]) -> dict[str, Any]:
         """What the mat says about the camera, and a warning when it cannot read well: cards
         too small (a camera too far, or too few pixels, reads few cards and no joker) or
         out of focus, however still the table."""
@@ -338,9 +342,9 @@ class CardReader:
             return {}
         width, height = self._card_size_px(calibration, self.layout)
         # how far the camera leans from overhead, and whether its frames are read upright
-        mat = self.layout.size_mm
-        extras: dict[str, Any] = {"card_px": round(width), "lean_deg": round(lean_deg(calibration, mat), 1),
-                                  "upright": squash(calibration, mat) < self.slant_limit}
+        lean = lean_deg(calibration, self.layout.size_mm)
+        extras: dict[str, Any] = {"card_px": round(width), "lean_deg": round(lean, 1),
+                                  "upright": self._upright_view(calibration, size) is not None}
         problems, warnings = [], []
         if width < READABLE_CARD_PX:
             problems.append(f"cards too small to read ({width:.0f} px wide)")
@@ -380,7 +384,7 @@ class CardReader:
         if regions is not None:
             regions, kept = _read_again(regions, self._cache.cards, frame.size)
         cards = self.find(frame.image, calibration, regions, kept, moved)
-        observation = self._observation(cards, calibration, frame.t_ns, frame.index, stable=True)
+        observation = self._observation(cards, calibration, frame.size, frame.t_ns, frame.index, stable=True)
         changed = changed_zones(previous, observation) if previous is not None else tuple(observation.zones())
         observation = replace(observation, changed_zones=changed)
         self._cache = _Cache(cards, observation)

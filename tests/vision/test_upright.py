@@ -62,6 +62,16 @@ def test_a_leaning_camera_has_its_frames_read_as_from_straight_above(croc, tilt,
     assert np.all(inside >= -1) and np.all(inside <= [w + 1, h + 1])
 
 
+def test_a_camera_seeing_the_horizon_has_its_frames_read_as_they_come(croc):
+    # Tipped 75 degrees, the frame's top corners look above the table: no upright picture
+    # of what they see is finite, so the frame is read as it is, and the reader says so.
+    camera = _leaning(croc, 75.0)
+    assert upright_view(_calibration(camera), (1280, 720), croc.size_mm, 88.0) is None
+    state = TableState(zones={"discard": ["9s"]})
+    obs = CardReader(croc).read_image(render(table_scene(croc, state, camera=camera, seed=2)).image)
+    assert obs.extras["lean_deg"] > 70 and obs.extras["upright"] is False
+
+
 def test_a_box_of_the_frame_is_taken_in_whole_by_its_upright_box(croc):
     view = upright_view(_calibration(_leaning(croc, 35.0)), (1280, 720), croc.size_mm, 88.0)
     assert view is not None
