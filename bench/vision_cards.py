@@ -383,7 +383,7 @@ def leaning_speed(count: int, tilt_deg: float) -> None:
                         ("unchanged      ", upright.unchanged, as_they_come.unchanged)):
         print(f"  {label}: median {_ms(a):6.2f} ms | {_ms(b):6.2f} ms  ({_ms(a) / _ms(b):.2f})")
     print(f"  cards reported: median {statistics.median(upright.found):.0f} | "
-          f"{statistics.median(as_they_come.found):.0f} (of 20)")
+          f"{statistics.median(as_they_come.found):.0f} (18 in view: the discard pile shows its top)")
 
 
 READER_ONLY = """

@@ -62,6 +62,12 @@ _CELL_SAMPLES = np.array(
 )
 
 
+def mapped_points(points: np.ndarray, homography: np.ndarray) -> np.ndarray:
+    """(N, 2) points taken through a 3x3 ``homography`` -> (N, 2) float64."""
+    pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(pts, homography).reshape(-1, 2)
+
+
 @dataclass(frozen=True, eq=False)
 class Calibration:
     """The mapping between image pixels and mat millimetres, and how it was obtained."""
@@ -100,15 +106,13 @@ class Calibration:
         """(N, 2) image px -> (N, 2) mm on the mat. ValueError when not calibrated."""
         self._require()
         assert self.image_to_mat is not None
-        pts = np.asarray(points_px, np.float64).reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(pts, self.image_to_mat).reshape(-1, 2)
+        return mapped_points(points_px, self.image_to_mat)
 
     def to_image(self, points_mm: np.ndarray) -> np.ndarray:
         """(N, 2) mm on the mat -> (N, 2) image px. ValueError when not calibrated."""
         self._require()
         assert self.mat_to_image is not None
-        pts = np.asarray(points_mm, np.float64).reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(pts, self.mat_to_image).reshape(-1, 2)
+        return mapped_points(points_mm, self.mat_to_image)
 
     def zone_outlines(self, layout: MatLayout) -> dict[str, np.ndarray]:
         """Every zone of ``layout`` as its four corners in image px (for

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from vision.mat.calibration import Calibration
+from vision.mat.calibration import Calibration, mapped_points
 
 SLANT_LIMIT = 0.95
 """A frame is read upright when, at the mat's centre, a millimetre across the slant shows
@@ -59,10 +59,11 @@ def lean_deg(calibration: Calibration, mat_size_mm: tuple[float, float]) -> floa
 class UprightView:
     """The frame warped so that the mat lies as a camera straight above it would see it.
 
-    ``to_upright`` maps frame pixels to the upright picture's, ``size`` is that picture's
-    (width, height), and ``calibration`` is the mat's calibration for it."""
+    ``to_upright`` maps frame pixels to the upright picture's (``to_frame`` back), ``size``
+    is that picture's (width, height), and ``calibration`` is the mat's calibration for it."""
 
     to_upright: np.ndarray
+    to_frame: np.ndarray
     size: tuple[int, int]
     calibration: Calibration
 
@@ -73,11 +74,11 @@ class UprightView:
 
     def upright(self, points_px: np.ndarray) -> np.ndarray:
         """(N, 2) frame pixels -> (N, 2) upright pixels."""
-        return _mapped(points_px, self.to_upright)
+        return mapped_points(points_px, self.to_upright)
 
     def frame(self, points_px: np.ndarray) -> np.ndarray:
         """(N, 2) upright pixels -> (N, 2) frame pixels."""
-        return _mapped(points_px, np.linalg.inv(self.to_upright))
+        return mapped_points(points_px, self.to_frame)
 
     def upright_box(self, x0: float, y0: float, x1: float, y1: float) -> tuple[int, int, int, int]:
         """A frame box's bounding box in the upright picture, inside it: (x0, y0, x1, y1)."""
@@ -101,10 +102,10 @@ def upright_view(calibration: Calibration | None, frame_size: tuple[int, int], m
         return None
     width, height = mat_size_mm
     most, _ = foreshortening(calibration, (width / 2, height / 2))
-    frame_w, frame_h = frame_size
-    seen = calibration.to_mat(np.array([[0, 0], [frame_w, 0], [frame_w, frame_h], [0, frame_h]], float))
     if not _in_front(calibration, frame_size):
         return None  # the horizon in the frame: no picture of the whole view is finite
+    frame_w, frame_h = frame_size
+    seen = calibration.to_mat(np.array([[0, 0], [frame_w, 0], [frame_w, frame_h], [0, frame_h]], float))
     # what the frame shows of the mat and its margin, in mm
     (x0, y0), (x1, y1) = np.maximum(seen.min(axis=0), -margin_mm), np.minimum(
         seen.max(axis=0), (width + margin_mm, height + margin_mm))
@@ -115,7 +116,7 @@ def upright_view(calibration: Calibration | None, frame_size: tuple[int, int], m
     to_upright /= to_upright[2, 2]
     size = (int(np.ceil((x1 - x0) * most)), int(np.ceil((y1 - y0) * most)))
     upright_to_mat = np.linalg.inv(to_picture)
-    return UprightView(to_upright, size,
+    return UprightView(to_upright, np.linalg.inv(to_upright), size,
                        replace(calibration, image_to_mat=upright_to_mat, mat_to_image=to_picture))
 
 
@@ -127,8 +128,3 @@ def _in_front(calibration: Calibration, frame_size: tuple[int, int]) -> bool:
     corners = np.array([[0, 0, 1], [w, 0, 1], [w, h, 1], [0, h, 1]], float)
     z = corners @ calibration.image_to_mat[2]
     return bool(np.all(z > 0) or np.all(z < 0))
-
-
-def _mapped(points_px: np.ndarray, homography: np.ndarray) -> np.ndarray:
-    pts = np.asarray(points_px, np.float64).reshape(-1, 1, 2)
-    return cv2.perspectiveTransform(pts, homography).reshape(-1, 2)
