@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision.cards.black_suits import BLACK, club_share, unsure_black  # noqa: E402
 from vision.cards.detect import CardFinder, FoundCard  # noqa: E402
-from vision.cards.geometry import View  # noqa: E402
+from vision.cards.geometry import CardShape, View  # noqa: E402
 from vision.cards.net import IndexNet  # noqa: E402
 from vision.reader import CardReader  # noqa: E402
 from vision.render.scene import render  # noqa: E402
@@ -68,8 +68,8 @@ class BlackCard:
 class _Watched(CardFinder):
     """The reader's finder, noting every black card as the witnesses leave it."""
 
-    def __init__(self, finder: CardFinder, witness: IndexNet | None = None) -> None:
-        super().__init__(shape=finder.shape, black_suits=witness)
+    def __init__(self, shape: CardShape, witness: IndexNet | None = None) -> None:
+        super().__init__(shape=shape, black_suits=witness)
         self.seen: list[BlackCard] = []
 
     def _look_again_at_black_suits(self, image: np.ndarray, cards: list[FoundCard],
@@ -110,7 +110,7 @@ def tally(seeds: range, witness: IndexNet | None = None) -> Counter[tuple[str, s
             continue
         r = render(scene)
         reader = CardReader(scene.layout)
-        finder = _Watched(reader.finder, witness)
+        finder = _Watched(reader.shape, witness)
         reader.finder = finder
         reader.read_image(r.image)
         truth = scene_indices(r)

@@ -98,10 +98,10 @@ def upright_view(calibration: Calibration | None, frame_size: tuple[int, int], m
     direction is stretched back, none is shrunk there."""
     if calibration is None or not calibration.ok or calibration.image_to_mat is None:
         return None
-    if squash(calibration, mat_size_mm) >= limit:
-        return None
     width, height = mat_size_mm
-    most, _ = foreshortening(calibration, (width / 2, height / 2))
+    most, least = foreshortening(calibration, (width / 2, height / 2))  # as squash() measures it
+    if least / most >= limit:
+        return None
     if not _in_front(calibration, frame_size):
         return None  # the horizon in the frame: no picture of the whole view is finite
     frame_w, frame_h = frame_size
