@@ -212,13 +212,16 @@ def train(
     opt = Adam(params)
     x_all = net_inputs(data.patches)
     n = len(data)
-    steps = epochs * (n // batch)
+    # a set smaller than a batch is one batch, not none (a test's few samples): the
+    # weights would come back untouched
+    batches = max(1, n // batch)
+    steps = epochs * batches
     step = 0
     t0 = time.time()
     for epoch in range(epochs):
         order = rng.permutation(n)
         total = 0.0
-        for b in range(n // batch):
+        for b in range(batches):
             idx = order[b * batch : (b + 1) * batch]
             loss, grads = forward_backward(
                 params, x_all[idx], data.rank[idx].astype(int), data.suit[idx].astype(int), rng, 0.25
@@ -228,7 +231,7 @@ def train(
             opt.step(params, grads, float(rate))
             total += loss
             step += 1
-        msg = f"epoch {epoch + 1}/{epochs}: loss {total / max(1, n // batch):.4f} ({time.time() - t0:.0f} s)"
+        msg = f"epoch {epoch + 1}/{epochs}: loss {total / batches:.4f} ({time.time() - t0:.0f} s)"
         if val is not None:
             scores = evaluate(IndexNet(params, shape), val)
             msg += "  " + "  ".join(f"{k} {v:.4f}" for k, v in scores.items())
@@ -283,7 +286,7 @@ def train_gate(data: PatchSet, val: PatchSet, seed: int, recall: float = 0.998, 
     batch = 256
     for epoch in range(epochs):
         order = rng.permutation(len(x))
-        for b in range(len(x) // batch):
+        for b in range(max(1, len(x) // batch)):  # fewer than a batch: one batch
             idx = order[b * batch : (b + 1) * batch]
             xb, yb = x[idx], y[idx]
             zh = xb @ p["gate.w1"] + p["gate.b1"]
