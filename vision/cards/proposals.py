@@ -164,19 +164,22 @@ PAPER_SATURATION = 0.4
 table leaves a white card bluish (chroma 77 of 230), still far greyer than wood or felt."""
 
 
-def _paper(image: np.ndarray, ink: np.ndarray, inked: np.ndarray) -> np.ndarray:
-    """Pixels that look like card stock: not ink, unsaturated, locally flat (carpet and wood
-    grain are neither flat nor grey)."""
-    if image.ndim == 3:
-        b, g, r = cv2.split(image)
-        bright = cv2.max(cv2.max(b, g), r)
-        chroma = cv2.subtract(bright, ink)
-        limit = np.maximum(cv2.convertScaleAbs(bright, alpha=PAPER_SATURATION), PAPER_CHROMA)
-        grey_stock = (inked == 0) & (chroma < limit)
-    else:
-        grey_stock = inked == 0
+def _stock(image: np.ndarray, ink: np.ndarray, inked: np.ndarray) -> np.ndarray:
+    """Pixels that look like card stock by their colour: not ink, unsaturated (bool)."""
+    if image.ndim != 3:
+        return inked == 0
+    b, g, r = cv2.split(image)
+    bright = cv2.max(cv2.max(b, g), r)
+    chroma = cv2.subtract(bright, ink)
+    limit = np.maximum(cv2.convertScaleAbs(bright, alpha=PAPER_SATURATION), PAPER_CHROMA)
+    return (inked == 0) & (chroma < limit)
+
+
+def _paper(stock: np.ndarray, ink: np.ndarray) -> np.ndarray:
+    """Pixels that look like card stock: not ink, unsaturated (``stock``), locally flat
+    (carpet and wood grain are neither flat nor grey)."""
     grad = cv2.morphologyEx(ink, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
-    return (grey_stock & (grad < 24)).astype(np.uint8)
+    return (stock & (grad < 24)).astype(np.uint8)
 
 
 def find_glyphs(
@@ -208,19 +211,30 @@ def find_glyphs(
     # a glyph touching a hairline (the edge of the card lying over it, its shadow, a fan's
     # outlines, the mat's print, all one blob): too big as one blob, so cut the hairlines
     # off and look at what is left
-    cut, cut_bars = _cut_off_hairlines(inked, labels, stats, np.flatnonzero(size > search.max_size), search)
+    too_big = np.flatnonzero(size > search.max_size)
+    cut, cut_bars = _cut_off_hairlines(inked, labels, stats, too_big, search)
     # a glyph touching a short hairline (the suit of a fanned card just over the edge of
-    # the next card) is still glyph-sized as one blob, but too large to pair with its rank.
-    # Only where the cards' size is known (the mat): on a photograph's carpet it made more
-    # false cards than it found true ones
-    freed = _freed_glyphs(inked, labels, size, search) if search.span is not None else _no_pieces()
+    # the next card) is still glyph-sized as one blob, but too large to pair with its rank;
+    # one touching a line lighter than its print is what the print's own darkness leaves
+    # of such a blob. Only where the cards' size is known (the mat): on a photograph's
+    # carpet the first made more false cards than it found true ones
+    if search.span is not None:
+        freed = tuple(np.concatenate(parts) for parts in zip(
+            _freed_glyphs(inked, labels, size, search),
+            _darker_than_lines(ink, inked, labels, stats, too_big, search), strict=True))
+    else:
+        freed = _no_pieces()
     cut_stats, cut_centres = (np.concatenate([a, b]) for a, b in zip(cut, freed, strict=True))
     n_cut = len(cut[0])
     cut_keep = np.ones(len(cut_stats), bool)
     bar_keep = np.ones(len(cut_bars), bool)
     if paper_min > 0 and (keep | long_blob).any() | cut_keep.any() | bar_keep.any():
-        ii = cv2.integral(_paper(image, ink, inked))
-        keep &= _ringed(ii, stats, paper_min)
+        stock = _stock(image, ink, inked)
+        ii = cv2.integral(_paper(stock, ink))
+        ringed = _ringed(ii, stats, paper_min)
+        if search.span is not None:
+            ringed |= _amid_lines(stock, centres, stats, keep & ~ringed, keep, search)
+        keep &= ringed
         cut_keep &= _ringed(ii, cut_stats, paper_min)
         # a freed glyph sits in white card (a card's back has rings of fine lines too)
         cut_keep[n_cut:] &= _ringed(ii, cut_stats[n_cut:], max(paper_min, FREED_PAPER))
@@ -248,6 +262,18 @@ def _no_pieces() -> tuple[np.ndarray, np.ndarray]:
     return np.zeros((0, 5), np.int32), np.zeros((0, 2))
 
 
+STOCK_RING = 0.5
+"""A glyph whose ring is card stock by its colour for at least this share, though not flat
+(:func:`_paper`), sits amid lines: the edges and printed frames of the cards of a tight
+fan, a few pixels apart, leave no flat stock round a small covered index (dev seed 2069:
+a hand-held fan of 58 px cards, four of its five covered indices unread). On the mat
+only, and only away from a crowd of glyph-sized blobs (:data:`CROWD`)."""
+CROWD = 10
+"""More glyph-sized blobs than this within a glyph's largest size each way of it are a
+pattern, not an index: a back's lattice of diamonds has white stock round every diamond
+(20 or more in that square), an index in a tight fan has its rank and suit and the
+neighbouring cards' (5-8 in dev seed 2069). Without it, a table of such backs gave six
+times the glyphs, and the speed bench's whole frame read 3.8 times as slowly."""
 FREED_GROWTH = 3
 """A glyph-sized blob whose longer side shrinks by this many pixels or more once its
 one-pixel lines are opened away was a glyph touching a line."""
@@ -274,9 +300,7 @@ def _freed_glyphs(inked: np.ndarray, labels: np.ndarray, size: np.ndarray,
     _, st, cen = _opened(inked, _HAIRLINES[0])
     ok = np.flatnonzero(_glyph_sized(st, search))
     st, cen = st[ok], cen[ok]
-    q = np.round(cen).astype(int)
-    # the blob it came out of: the one under its centre (labels count from 1; 0 is none)
-    blob = labels[np.clip(q[:, 1], 0, labels.shape[0] - 1), np.clip(q[:, 0], 0, labels.shape[1] - 1)].astype(np.int64)
+    blob = _blob_under(labels, cen)  # the blob it came out of
     blob_size = np.where(blob > 0, size[np.maximum(blob - 1, 0)], 0)
     freed = (blob > 0) & (blob_size >= np.maximum(st[:, 2], st[:, 3]) + FREED_GROWTH) & (blob_size <= search.max_size)
     return st[freed], cen[freed]
@@ -377,6 +401,62 @@ def _cut_off_hairlines(inked: np.ndarray, labels: np.ndarray, stats: np.ndarray,
     if not out_stats:
         return _no_pieces(), bars
     return (np.concatenate(out_stats), np.concatenate(out_centres)), bars
+
+
+LINE_CONTRAST = 50
+"""A glyph's print is darker than the local mean by this much (0-255, the darkest channel),
+the edge or printed frame of a card it touches often is not: a rendered card's grey frame
+line is 140-190 against stock at 215, its black print under 120 (dev seed 2157: a covered
+four of clubs whose club ran into the shadowed edge of the card over it, unread). Set at
+the adaptive threshold's window (:attr:`GlyphSearch.block`), as the glyph search is."""
+
+
+def _blob_under(labels: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    """(M,) the label of the blob under each of ``centres`` (from 1; 0 is none)."""
+    q = np.round(centres).astype(int)
+    return labels[np.clip(q[:, 1], 0, labels.shape[0] - 1), np.clip(q[:, 0], 0, labels.shape[1] - 1)].astype(np.int64)
+
+
+def _darker_than_lines(ink: np.ndarray, inked: np.ndarray, labels: np.ndarray, stats: np.ndarray,
+                       which: np.ndarray, search: GlyphSearch) -> tuple[np.ndarray, np.ndarray]:
+    """The glyph-sized pieces a stricter threshold (:data:`LINE_CONTRAST`) leaves of the
+    blobs ``which`` (too big for a glyph): stats (M, 5) and centres (M, 2). They are checked
+    for stock round them as the freed glyphs are (:data:`FREED_PAPER`): the darker parts of
+    a card's art and of a back's pattern are no index."""
+    if len(which) == 0:
+        return _no_pieces()
+    big = np.zeros(len(stats) + 1, bool)
+    big[which + 1] = True
+    dark = cv2.adaptiveThreshold(ink, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, search.block,
+                                 LINE_CONTRAST)
+    _, _, st, cen = components(cv2.bitwise_and(dark, inked))
+    ok = np.flatnonzero(_glyph_sized(st[1:], search)) + 1
+    st, cen = st[ok], cen[ok]
+    blob = _blob_under(labels, cen)
+    # a piece of a blob, a line's worth smaller than it (as the hairlines' cut pieces)
+    inside = big[blob] & (st[:, 4] <= CUT_SHARE * stats[np.maximum(blob - 1, 0), 4])
+    return st[inside], cen[inside]
+
+
+def _amid_lines(stock: np.ndarray, centres: np.ndarray, stats: np.ndarray, ask: np.ndarray,
+                glyphs: np.ndarray, search: GlyphSearch) -> np.ndarray:
+    """(N,) bool: of the blobs ``ask``, those with card stock round them by its colour
+    (:data:`STOCK_RING`) and no crowd of the blobs ``glyphs`` round them (:data:`CROWD`)."""
+    out = np.zeros(len(stats), bool)
+    if not ask.any():
+        return out
+    out[ask] = _ringed(cv2.integral(stock.astype(np.uint8)), stats[ask], STOCK_RING)
+    if not out.any():
+        return out
+    h, w = stock.shape
+    counts = np.zeros((h, w), np.float32)
+    q = np.round(centres[glyphs]).astype(int)
+    np.add.at(counts, (np.clip(q[:, 1], 0, h - 1), np.clip(q[:, 0], 0, w - 1)), 1)
+    side = 2 * int(round(search.max_size)) + 1
+    around = cv2.boxFilter(counts, -1, (side, side), normalize=False, borderType=cv2.BORDER_CONSTANT)
+    q = np.round(centres[out]).astype(int)
+    out[out] = around[np.clip(q[:, 1], 0, h - 1), np.clip(q[:, 0], 0, w - 1)] <= CROWD
+    return out
 
 
 def _opened_further(labels: np.ndarray, stats: np.ndarray, centres: np.ndarray, ok: np.ndarray,
