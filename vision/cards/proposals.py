@@ -448,14 +448,17 @@ def _amid_lines(stock: np.ndarray, centres: np.ndarray, stats: np.ndarray, ask: 
     out[ask] = _ringed(cv2.integral(stock.astype(np.uint8)), stats[ask], STOCK_RING)
     if not out.any():
         return out
+    # glyph centres counted in a square round each (an integral image of the counts)
     h, w = stock.shape
-    counts = np.zeros((h, w), np.float32)
+    counts = np.zeros((h, w), np.uint8)
     q = np.round(centres[glyphs]).astype(int)
     np.add.at(counts, (np.clip(q[:, 1], 0, h - 1), np.clip(q[:, 0], 0, w - 1)), 1)
-    side = 2 * int(round(search.max_size)) + 1
-    around = cv2.boxFilter(counts, -1, (side, side), normalize=False, borderType=cv2.BORDER_CONSTANT)
+    ii = cv2.integral(counts)
+    r = int(round(search.max_size))
     q = np.round(centres[out]).astype(int)
-    out[out] = around[np.clip(q[:, 1], 0, h - 1), np.clip(q[:, 0], 0, w - 1)] <= CROWD
+    x0, x1 = np.clip(q[:, 0] - r, 0, w), np.clip(q[:, 0] + r + 1, 0, w)
+    y0, y1 = np.clip(q[:, 1] - r, 0, h), np.clip(q[:, 1] + r + 1, 0, h)
+    out[out] = ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0] <= CROWD
     return out
 
 
