@@ -10,6 +10,7 @@ passes the card size it knows, which narrows the glyph sizes and cuts the candid
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -231,16 +232,20 @@ def find_glyphs(
     if paper_min > 0 and (keep | long_blob).any() | cut_keep.any() | bar_keep.any():
         stock = _stock(image, ink, inked)
         ii = cv2.integral(_paper(stock, ink))
+        amid = _AmidLines(stock, centres, keep.copy(), search) if search.span is not None else None
         ringed = _ringed(ii, stats, paper_min)
-        if search.span is not None:
-            ringed |= _amid_lines(stock, centres, stats, keep & ~ringed, keep, search)
+        if amid is not None:
+            ringed |= amid.which(stats, keep & ~ringed)
         keep &= ringed
         cut_keep &= _ringed(ii, cut_stats, paper_min)
         # a freed glyph sits in white card (a card's back has rings of fine lines too)
         cut_keep[n_cut:] &= _ringed(ii, cut_stats[n_cut:], max(paper_min, FREED_PAPER))
         # a whole index sits in white card; carpet and wood make many elongated blobs
         whole = BAR_PAPER if search.span is None else BAR_PAPER_ON_MAT
-        long_blob &= _ringed(ii, stats, max(paper_min, whole))
+        bar_ringed = _ringed(ii, stats, max(paper_min, whole))
+        if amid is not None:
+            bar_ringed |= amid.which(stats, long_blob & ~bar_ringed)
+        long_blob &= bar_ringed
         if len(cut_bars):
             bar_keep &= _ringed(ii, np.array([b[0] for b in cut_bars]), max(paper_min, BAR_PAPER))
     bars = [_bar(labels, stats[k], centres[k], int(k) + 1) for k in np.flatnonzero(long_blob)]
@@ -266,8 +271,9 @@ STOCK_RING = 0.5
 """A glyph whose ring is card stock by its colour for at least this share, though not flat
 (:func:`_paper`), sits amid lines: the edges and printed frames of the cards of a tight
 fan, a few pixels apart, leave no flat stock round a small covered index (dev seed 2069:
-a hand-held fan of 58 px cards, four of its five covered indices unread). On the mat
-only, and only away from a crowd of glyph-sized blobs (:data:`CROWD`)."""
+a hand-held fan of 58 px cards, four of its five covered indices unread). The same holds
+for a whole index run into one bar (dev seed 2183: a soft fan's red indices in narrow
+strips). On the mat only, and only away from a crowd of glyph-sized blobs (:data:`CROWD`)."""
 CROWD = 10
 """More glyph-sized blobs than this within a glyph's largest size each way of it are a
 pattern, not an index: a back's lattice of diamonds has white stock round every diamond
@@ -438,28 +444,43 @@ def _darker_than_lines(ink: np.ndarray, inked: np.ndarray, labels: np.ndarray, s
     return st[inside], cen[inside]
 
 
-def _amid_lines(stock: np.ndarray, centres: np.ndarray, stats: np.ndarray, ask: np.ndarray,
-                glyphs: np.ndarray, search: GlyphSearch) -> np.ndarray:
-    """(N,) bool: of the blobs ``ask``, those with card stock round them by its colour
-    (:data:`STOCK_RING`) and no crowd of the blobs ``glyphs`` round them (:data:`CROWD`)."""
-    out = np.zeros(len(stats), bool)
-    if not ask.any():
+class _AmidLines:
+    """Which blobs sit amid lines (:data:`STOCK_RING`), not in a crowd (:data:`CROWD`): the
+    stock's and the glyph centres' integral images made once, when first asked."""
+
+    def __init__(self, stock: np.ndarray, centres: np.ndarray, glyphs: np.ndarray, search: GlyphSearch) -> None:
+        self.stock, self.centres, self.glyphs, self.search = stock, centres, glyphs, search
+
+    @cached_property
+    def stock_ii(self) -> np.ndarray:
+        return cv2.integral(self.stock.astype(np.uint8))
+
+    @cached_property
+    def crowd_ii(self) -> np.ndarray:
+        """Integral image of the ``glyphs`` centres' counts."""
+        h, w = self.stock.shape
+        counts = np.zeros((h, w), np.uint8)
+        q = np.round(self.centres[self.glyphs]).astype(int)
+        np.add.at(counts, (np.clip(q[:, 1], 0, h - 1), np.clip(q[:, 0], 0, w - 1)), 1)
+        return cv2.integral(counts)
+
+    def which(self, stats: np.ndarray, ask: np.ndarray) -> np.ndarray:
+        """(N,) bool: of the blobs ``ask`` (of ``stats``, as the centres), those amid lines."""
+        out = np.zeros(len(stats), bool)
+        if not ask.any():
+            return out
+        out[ask] = _ringed(self.stock_ii, stats[ask], STOCK_RING)
+        if not out.any():
+            return out
+        # the glyph centres in a square round each
+        h, w = self.stock.shape
+        r = int(round(self.search.max_size))
+        q = np.round(self.centres[out]).astype(int)
+        x0, x1 = np.clip(q[:, 0] - r, 0, w), np.clip(q[:, 0] + r + 1, 0, w)
+        y0, y1 = np.clip(q[:, 1] - r, 0, h), np.clip(q[:, 1] + r + 1, 0, h)
+        ii = self.crowd_ii
+        out[out] = ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0] <= CROWD
         return out
-    out[ask] = _ringed(cv2.integral(stock.astype(np.uint8)), stats[ask], STOCK_RING)
-    if not out.any():
-        return out
-    # glyph centres counted in a square round each (an integral image of the counts)
-    h, w = stock.shape
-    counts = np.zeros((h, w), np.uint8)
-    q = np.round(centres[glyphs]).astype(int)
-    np.add.at(counts, (np.clip(q[:, 1], 0, h - 1), np.clip(q[:, 0], 0, w - 1)), 1)
-    ii = cv2.integral(counts)
-    r = int(round(search.max_size))
-    q = np.round(centres[out]).astype(int)
-    x0, x1 = np.clip(q[:, 0] - r, 0, w), np.clip(q[:, 0] + r + 1, 0, w)
-    y0, y1 = np.clip(q[:, 1] - r, 0, h), np.clip(q[:, 1] + r + 1, 0, h)
-    out[out] = ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0] <= CROWD
-    return out
 
 
 def _opened_further(labels: np.ndarray, stats: np.ndarray, centres: np.ndarray, ok: np.ndarray,
