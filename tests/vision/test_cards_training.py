@@ -87,6 +87,17 @@ def test_a_short_training_run_learns_something_and_saves(tmp_path: Path):
     IndexNet.load(out)
 
 
+def test_a_set_smaller_than_a_batch_still_moves_the_weights():
+    # a few samples gave fewer patches than a batch, and the loop took no step at all: the
+    # net came back as it went in (the going-on test, once the glyph search found more)
+    data = make_data(seed=3, samples=10, workers=1)
+    assert len(data) < 128
+    shape = Shape(channels=(4, 8, 8), hidden=16)
+    start = train(data, shape, epochs=0, seed=0, log=lambda m: None)
+    went_on = train(data, shape, epochs=1, seed=0, log=lambda m: None, start=start)
+    assert not np.array_equal(went_on.params["conv1.w"], start.params["conv1.w"])
+
+
 def test_the_script_writes_loadable_weights(tmp_path: Path, capsys):
     out = tmp_path / "net.npz"
     assert main(["--out", str(out), "--samples", "20", "--scenes", "0", "--val-samples", "10", "--epochs", "1",

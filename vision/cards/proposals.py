@@ -426,9 +426,9 @@ def _blob_under(labels: np.ndarray, centres: np.ndarray) -> np.ndarray:
 def _darker_than_lines(ink: np.ndarray, inked: np.ndarray, labels: np.ndarray, stats: np.ndarray,
                        which: np.ndarray, search: GlyphSearch) -> tuple[np.ndarray, np.ndarray]:
     """The glyph-sized pieces a stricter threshold (:data:`LINE_CONTRAST`) leaves of the
-    blobs ``which`` (too big for a glyph): stats (M, 5) and centres (M, 2). They are checked
-    for stock round them as the freed glyphs are (:data:`FREED_PAPER`): the darker parts of
-    a card's art and of a back's pattern are no index."""
+    blobs ``which`` (too big for a glyph): stats (M, 5) and centres (M, 2). :func:`find_glyphs`
+    takes them with the freed glyphs, with as much stock round them (:data:`FREED_PAPER`):
+    the darker parts of a card's art and of a back's pattern are no index."""
     if len(which) == 0:
         return _no_pieces()
     big = np.zeros(len(stats) + 1, bool)
