@@ -464,13 +464,6 @@ def test_the_covered_indices_of_a_tight_hand_held_fan_are_proposed_amid_its_line
     assert _seed_indices_proposed(2069, ["6h", "Jd"]) == [True, True]
 
 
-def test_a_soft_index_run_into_one_bar_amid_a_fans_lines_is_proposed():
-    # A fan of red indices in narrow strips between the cards' edges (dev seed 2183, soft
-    # and noisy): the queen of hearts' rank runs into its suit, one bar, and no flat stock
-    # is left round it. As for a glyph, its ring is card stock by its colour.
-    assert _seed_indices_proposed(2183, ["Qh"]) == [True]
-
-
 def test_a_suit_run_into_a_lighter_edge_is_what_its_darker_print_leaves():
     # A covered four of clubs (dev seed 2157): its club one blob with the shadowed edge of
     # the card over it, which no opening cut off. The club's print is far darker than the

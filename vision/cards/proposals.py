@@ -242,10 +242,7 @@ def find_glyphs(
         cut_keep[n_cut:] &= _ringed(ii, cut_stats[n_cut:], max(paper_min, FREED_PAPER))
         # a whole index sits in white card; carpet and wood make many elongated blobs
         whole = BAR_PAPER if search.span is None else BAR_PAPER_ON_MAT
-        bar_ringed = _ringed(ii, stats, max(paper_min, whole))
-        if amid is not None:
-            bar_ringed |= amid.which(stats, long_blob & ~bar_ringed)
-        long_blob &= bar_ringed
+        long_blob &= _ringed(ii, stats, max(paper_min, whole))
         if len(cut_bars):
             bar_keep &= _ringed(ii, np.array([b[0] for b in cut_bars]), max(paper_min, BAR_PAPER))
     bars = [_bar(labels, stats[k], centres[k], int(k) + 1) for k in np.flatnonzero(long_blob)]
@@ -271,9 +268,10 @@ STOCK_RING = 0.5
 """A glyph whose ring is card stock by its colour for at least this share, though not flat
 (:func:`_paper`), sits amid lines: the edges and printed frames of the cards of a tight
 fan, a few pixels apart, leave no flat stock round a small covered index (dev seed 2069:
-a hand-held fan of 58 px cards, four of its five covered indices unread). The same holds
-for a whole index run into one bar (dev seed 2183: a soft fan's red indices in narrow
-strips). On the mat only, and only away from a crowd of glyph-sized blobs (:data:`CROWD`)."""
+a hand-held fan of 58 px cards, four of its five covered indices unread). On the mat
+only, and only away from a crowd of glyph-sized blobs (:data:`CROWD`). Not for a whole
+index run into one bar: that mended a soft fan's covered queen (dev seed 2183) but, under
+OpenCV 4.8, read the red checks along a back's edge as a joker (dev seed 2032)."""
 CROWD = 10
 """More glyph-sized blobs than this within a glyph's largest size each way of it are a
 pattern, not an index: a back's lattice of diamonds has white stock round every diamond
