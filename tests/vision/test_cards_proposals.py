@@ -474,7 +474,7 @@ def test_a_suit_run_into_a_lighter_edge_is_what_its_darker_print_leaves():
 def test_a_backs_pattern_is_no_glyphs_for_the_stock_round_its_motifs(monkeypatch):
     # A table of backs patterned with diamonds on white: each diamond has stock round it
     # by its colour, none of it flat. Taken for glyphs amid a fan's lines, they made six
-    # times the glyphs (a whole frame read three times as slowly). In a crowd of twenty
+    # times the glyphs (the speed bench's whole frame read 3.8 times as slowly). In a crowd of twenty
     # and more glyph-sized blobs they are a pattern: no glyph more than the flat stock gives.
     layout = mat_layout("crocodile", 2, "a3")
     state = TableState(zones={"seat0": [down()] * 4, "seat1": [down()] * 2, "draw": [down()]})

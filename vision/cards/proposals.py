@@ -10,7 +10,6 @@ passes the card size it knows, which narrows the glyph sizes and cuts the candid
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import cached_property
 
 import cv2
 import numpy as np
@@ -232,10 +231,9 @@ def find_glyphs(
     if paper_min > 0 and (keep | long_blob).any() | cut_keep.any() | bar_keep.any():
         stock = _stock(image, ink, inked)
         ii = cv2.integral(_paper(stock, ink))
-        amid = _AmidLines(stock, centres, keep.copy(), search) if search.span is not None else None
         ringed = _ringed(ii, stats, paper_min)
-        if amid is not None:
-            ringed |= amid.which(stats, keep & ~ringed)
+        if search.span is not None:
+            ringed |= _amid_lines(stock, centres, stats, keep & ~ringed, keep, search)
         keep &= ringed
         cut_keep &= _ringed(ii, cut_stats, paper_min)
         # a freed glyph sits in white card (a card's back has rings of fine lines too)
@@ -415,10 +413,15 @@ four of clubs whose club ran into the shadowed edge of the card over it, unread)
 the adaptive threshold's window (:attr:`GlyphSearch.block`), as the glyph search is."""
 
 
+def _pixels(centres: np.ndarray, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """(rows, columns) of the pixels ``centres`` (M, 2) fall on, kept inside an image of ``shape``."""
+    q = np.round(centres).astype(int)
+    return np.clip(q[:, 1], 0, shape[0] - 1), np.clip(q[:, 0], 0, shape[1] - 1)
+
+
 def _blob_under(labels: np.ndarray, centres: np.ndarray) -> np.ndarray:
     """(M,) the label of the blob under each of ``centres`` (from 1; 0 is none)."""
-    q = np.round(centres).astype(int)
-    return labels[np.clip(q[:, 1], 0, labels.shape[0] - 1), np.clip(q[:, 0], 0, labels.shape[1] - 1)].astype(np.int64)
+    return labels[_pixels(centres, labels.shape)].astype(np.int64)
 
 
 def _darker_than_lines(ink: np.ndarray, inked: np.ndarray, labels: np.ndarray, stats: np.ndarray,
@@ -442,43 +445,26 @@ def _darker_than_lines(ink: np.ndarray, inked: np.ndarray, labels: np.ndarray, s
     return st[inside], cen[inside]
 
 
-class _AmidLines:
-    """Which blobs sit amid lines (:data:`STOCK_RING`), not in a crowd (:data:`CROWD`): the
-    stock's and the glyph centres' integral images made once, when first asked."""
-
-    def __init__(self, stock: np.ndarray, centres: np.ndarray, glyphs: np.ndarray, search: GlyphSearch) -> None:
-        self.stock, self.centres, self.glyphs, self.search = stock, centres, glyphs, search
-
-    @cached_property
-    def stock_ii(self) -> np.ndarray:
-        return cv2.integral(self.stock.astype(np.uint8))
-
-    @cached_property
-    def crowd_ii(self) -> np.ndarray:
-        """Integral image of the ``glyphs`` centres' counts."""
-        h, w = self.stock.shape
-        counts = np.zeros((h, w), np.uint8)
-        q = np.round(self.centres[self.glyphs]).astype(int)
-        np.add.at(counts, (np.clip(q[:, 1], 0, h - 1), np.clip(q[:, 0], 0, w - 1)), 1)
-        return cv2.integral(counts)
-
-    def which(self, stats: np.ndarray, ask: np.ndarray) -> np.ndarray:
-        """(N,) bool: of the blobs ``ask`` (of ``stats``, as the centres), those amid lines."""
-        out = np.zeros(len(stats), bool)
-        if not ask.any():
-            return out
-        out[ask] = _ringed(self.stock_ii, stats[ask], STOCK_RING)
-        if not out.any():
-            return out
-        # the glyph centres in a square round each
-        h, w = self.stock.shape
-        r = int(round(self.search.max_size))
-        q = np.round(self.centres[out]).astype(int)
-        x0, x1 = np.clip(q[:, 0] - r, 0, w), np.clip(q[:, 0] + r + 1, 0, w)
-        y0, y1 = np.clip(q[:, 1] - r, 0, h), np.clip(q[:, 1] + r + 1, 0, h)
-        ii = self.crowd_ii
-        out[out] = ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0] <= CROWD
+def _amid_lines(stock: np.ndarray, centres: np.ndarray, stats: np.ndarray, ask: np.ndarray,
+                glyphs: np.ndarray, search: GlyphSearch) -> np.ndarray:
+    """(N,) bool: of the blobs ``ask``, those with card stock round them by its colour
+    (:data:`STOCK_RING`) and no crowd of the blobs ``glyphs`` round them (:data:`CROWD`)."""
+    out = np.zeros(len(stats), bool)
+    if not ask.any():
         return out
+    out[ask] = _ringed(cv2.integral(stock.astype(np.uint8)), stats[ask], STOCK_RING)
+    if not out.any():
+        return out
+    # the glyph centres in a square round each, from an integral image of their counts
+    h, w = stock.shape
+    counts = np.zeros((h, w), np.uint8)
+    np.add.at(counts, _pixels(centres[glyphs], stock.shape), 1)
+    r = int(round(search.max_size))
+    q = np.round(centres[out]).astype(int)
+    crowd = _box_sums(cv2.integral(counts), np.clip(q[:, 0] - r, 0, w), np.clip(q[:, 1] - r, 0, h),
+                      np.clip(q[:, 0] + r + 1, 0, w), np.clip(q[:, 1] + r + 1, 0, h))
+    out[out] = crowd <= CROWD
+    return out
 
 
 def _opened_further(labels: np.ndarray, stats: np.ndarray, centres: np.ndarray, ok: np.ndarray,
@@ -503,10 +489,15 @@ def _ringed(ii: np.ndarray, stats: np.ndarray, paper_min: float) -> np.ndarray:
     m = np.maximum(ws, hs) // 3 + 2
     x0, y0 = np.clip(xs - m, 0, wid), np.clip(ys - m, 0, hgt)
     x1, y1 = np.clip(xs + ws + m, 0, wid), np.clip(ys + hs + m, 0, hgt)
-    outer = ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]
-    inner = ii[ys + hs, xs + ws] - ii[ys, xs + ws] - ii[ys + hs, xs] + ii[ys, xs]
+    outer = _box_sums(ii, x0, y0, x1, y1)
+    inner = _box_sums(ii, xs, ys, xs + ws, ys + hs)
     ring = np.maximum((x1 - x0) * (y1 - y0) - ws * hs, 1)
     return (outer - inner) / ring >= paper_min
+
+
+def _box_sums(ii: np.ndarray, x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray) -> np.ndarray:
+    """Per box: the sum over [x0, x1) x [y0, y1) of the image whose integral is ``ii``."""
+    return ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]
 
 
 PRINT_CONTRAST = 40

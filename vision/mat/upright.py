@@ -42,11 +42,16 @@ def foreshortening(calibration: Calibration, at_mm: tuple[float, float]) -> tupl
     return float(most), float(least)
 
 
+def _at_centre(calibration: Calibration, mat_size_mm: tuple[float, float]) -> tuple[float, float]:
+    """:func:`foreshortening` (most, least) at the mat's centre."""
+    return foreshortening(calibration, (mat_size_mm[0] / 2, mat_size_mm[1] / 2))
+
+
 def squash(calibration: Calibration, mat_size_mm: tuple[float, float]) -> float:
     """The pixels a millimetre shows the way the camera's slant squashes the mat, as a share
     of those it shows the way it does not, at the mat's centre: 1 from straight above, the
     cosine of the camera's lean."""
-    most, least = foreshortening(calibration, (mat_size_mm[0] / 2, mat_size_mm[1] / 2))
+    most, least = _at_centre(calibration, mat_size_mm)
     return least / most
 
 
@@ -99,7 +104,7 @@ def upright_view(calibration: Calibration | None, frame_size: tuple[int, int], m
     if calibration is None or not calibration.ok or calibration.image_to_mat is None:
         return None
     width, height = mat_size_mm
-    most, least = foreshortening(calibration, (width / 2, height / 2))  # as squash() measures it
+    most, least = _at_centre(calibration, mat_size_mm)  # squash() is least / most
     if least / most >= limit:
         return None
     if not _in_front(calibration, frame_size):
