@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -10,6 +12,8 @@ from vision.frame import Frame
 from vision.mat import mat_layout
 from vision.render.effects import Effects, Glare
 from vision.render.hands import SKIN_TONES
+from vision.render.scene import render
+from vision.render.synth import random_scene
 from vision.render.table import HandOver, TableState, down, table_scene
 from vision.stability import Region, StabilityGate, changed_zones
 
@@ -92,6 +96,20 @@ def test_a_hand_resting_over_the_table_never_settles(renderer, layout):
     # Once the hand has gone, the new card is believed.
     after = run(gate, frames(renderer, layout, MORE, 4, seed=30))
     assert any(r.settled for r in after)
+
+
+def test_a_card_a_warm_light_makes_skin_coloured_is_no_hand():
+    # Under a warm cast, soft and noisy, a card's white is skin-coloured but for its print
+    # and its outline is ragged (0.82 of its turned rectangle, under CARD_FILL): it was
+    # taken for a resting hand and never believed (seed 2102's first card; its hull fills
+    # 0.96 of that rectangle, a hand's 0.83-0.90).
+    scene = random_scene(2102, kind="fans", hands=False)
+    card = replace(scene.cards[0], flip=0.0, lift_mm=0.0)
+    gate = StabilityGate(stable_frames=3)
+    run(gate, [render(replace(scene, cards=())).image] * 5)
+    reports = run(gate, [render(replace(scene, cards=(card,))).image] * 5)
+    assert any(r.settled for r in reports)
+    assert not any(r.reason == "hand" for r in reports)
 
 
 @pytest.mark.parametrize("light", [1.0, 0.5, 0.4])
