@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from companion.cards import JOKER
 from vision.cards.backs import Box, MatView, find_backs, looked_at
 from vision.cards.detect import CardFinder, FoundCard
 from vision.cards.geometry import POKER, CardShape
@@ -44,6 +45,15 @@ MARKER_MASK = 1.08
 black cells look like print, its white margin has none. A card lying over the margin
 shows its index there (in a fanned column its only one): masking the margin too (1.3 up
 to session 21) lost such cards (docs/benchmarks.md, session 22)."""
+INDEX_REACH = 2.0
+"""A face read again after a change is looked for where its indices were, this many spans
+round each index's centre each way: its glyphs, and the card stock round them that the
+glyph search judges them by. One span (until session 62) cut into a turned card's index,
+and a camera following fans built card by card lost covered cards a read of the whole
+frame found (docs/benchmarks.md, session 62)."""
+JOKER_REACH = 4.0
+"""... and this many round a joker's: its word runs about four letter steps on from the
+letter pair its reading is centred on."""
 BACK_REACH = 0.6
 """After a change, backs are looked for again where their middle lies within this share of
 a card's height of it (a card's half diagonal: any card touching the change); those
@@ -408,9 +418,9 @@ def _read_again(regions: tuple[Region, ...], cards: Sequence[FoundCard],
 
 
 def _index_region(index: IndexReading, size: tuple[int, int]) -> Region:
-    """An index's box, a span round its centre each way (the whole index and paper round
-    it), in the frame."""
-    (x, y), reach = index.centre, index.span
+    """An index's box, :data:`INDEX_REACH` spans round its centre each way (the whole index
+    and paper round it; :data:`JOKER_REACH` for a joker's word), in the frame."""
+    (x, y), reach = index.centre, index.span * (JOKER_REACH if index.code == JOKER else INDEX_REACH)
     x0, y0 = max(0, round(x - reach)), max(0, round(y - reach))
     x1, y1 = min(size[0], round(x + reach)), min(size[1], round(y + reach))
     return Region(x0, y0, max(0, x1 - x0), max(0, y1 - y0))
