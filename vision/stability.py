@@ -32,6 +32,7 @@ from vision.blobs import components
 from vision.frame import Frame
 from vision.ranks import median, percentile
 from vision.shrink import shrunk
+from vision.whitebalance import white_balanced
 
 WORK_WIDTH = 320
 CELL = 16
@@ -168,6 +169,14 @@ class StabilityGate:
         self.blur_drop = blur_drop
         self.patience = patience
         self.work_width = work_width
+        self.white: np.ndarray | None = None
+        """(B, G, R) of the table's white as the camera sees it, when known (a reader over a
+        mat sets it from the mat's printed margins): skin is judged on colours balanced to
+        it. Under a warm lamp white card stock is skin-coloured, and cards laid on a fan,
+        one over the next, make no card's rectangle: such a table was taken for a resting
+        hand and, the hand never believed, not read again at all (docs/benchmarks.md,
+        session 62). The frame's own brightest pixels will not do: in a dim room a pale
+        hand over the table is the brightest thing, and balanced to it is no skin."""
         self.reset()
 
     def reset(self) -> None:
@@ -295,6 +304,8 @@ class StabilityGate:
                 colour = self._colour(frame)
             # A hand is one large skin-coloured area, and no card's rectangle; the faces on
             # court cards are several small ones, so all skin pixels together do not count.
+            if self.white is not None:
+                colour = white_balanced(colour, self.white)
             skin = skin_mask(colour) & changed_px.astype(np.uint8) * 255  # not a wooden table
             if int(np.count_nonzero(skin)) >= self.hand_pixels and hands(skin, self.hand_pixels).any():
                 return "hand"

@@ -379,12 +379,15 @@ def test_following_a_table_reads_what_a_fresh_look_reads(croc):
         assert live == fresh, (k, move, seat, slot)
 
 
-@pytest.mark.parametrize("seed, cards", [(2036, 9), (2015, 14)])
-def test_a_fan_built_card_by_card_is_read_as_a_fresh_look_reads_it(seed, cards):
+@pytest.mark.parametrize("seed, cards, lost", [(2036, 9, "JOKER"), (2015, 14, "9h"), (2570, 4, "As")])
+def test_a_fan_built_card_by_card_is_read_as_a_fresh_look_reads_it(seed, cards, lost):
     # A card laid on a fan covers the one before but for its index strip, and that card is
     # looked for again where its index was: looked for a span round it, a turned card's
     # nine of hearts (seed 2015, its thirteenth card) and a joker's word (seed 2036, its
-    # eighth) were cut off and lost (bench/vision_fans_built.py, session 62).
+    # eighth) were cut off and lost. Under a warm lamp (seed 2570) the cards' white is
+    # skin-coloured and the fan no card's rectangle: the gate took it for a resting hand
+    # from the second card on, until it was given the mat's white to judge skin by
+    # (bench/vision_fans_built.py, session 62).
     scene = random_scene(seed, kind="fans", hands=False)
     scene = replace(scene, cards=tuple(replace(c, flip=0.0, lift_mm=0.0) for c in scene.cards[:cards]))
     live = CardReader(scene.layout)
@@ -394,7 +397,7 @@ def test_a_fan_built_card_by_card_is_read_as_a_fresh_look_reads_it(seed, cards):
             obs = live.read(Frame(image, t_ns=4 * k + i, index=4 * k + i, source="test"))
     fresh = CardReader(scene.layout).read_image(image)
     assert sorted(str(c.code) for c in obs.cards) == sorted(str(c.code) for c in fresh.cards)
-    assert {"JOKER", "9h"} & {c.code for c in obs.cards}
+    assert lost in {c.code for c in obs.cards}
 
 
 def test_after_a_change_backs_are_looked_for_only_near_it_and_the_rest_are_kept(croc, monkeypatch):
