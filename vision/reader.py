@@ -390,7 +390,8 @@ class CardReader:
         if calibration is not None and self.layout is not None and self._sees_mat(calibration):
             # the light on the table, for the gate's next look for hands
             white = margin_white(frame.image, calibration, self.layout)
-            self.gate.white = white if white is not None else self.gate.white
+            if white is not None:  # too few margins in view: the last one measured
+                self.gate.white = white
         moved = regions = report.changed if previous is not None else None
         if regions is not None and _covers(regions, frame.size) > 0.5:
             regions = None  # most of the table changed: one full read is cheaper

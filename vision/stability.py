@@ -110,7 +110,8 @@ light is skin only between its print, its outline ragged with noise (0.82 of its
 rectangle, its hull 0.96: a card played on rendered seed 2102 was taken for a resting hand
 at every move, and the camera following the table never read it, docs/benchmarks.md,
 session 62); a hand's fingers and wrist keep its hull off its rectangle's corners (0.83-0.90
-on the dev seeds' hands clear of the frame's edge)."""
+for three of the four dev seeds' hands clear of the frame's edge; the fourth, a fist, fills
+0.91 of its rectangle and was taken for a card before)."""
 
 
 def hands(skin: np.ndarray, min_area: float) -> np.ndarray:
