@@ -104,23 +104,15 @@ solid, a back's print only skin-coloured here and there."""
 CARD_FILL = 0.85
 """Share of its turned bounding rectangle that a skin-coloured area covers when it is a
 card (or cards side by side) rather than a hand."""
-CARD_HULL = 0.93
-"""... or that its convex hull covers: a card whose paper is skin-coloured under a warm
-light is skin only between its print, its outline ragged with noise (0.82 of its
-rectangle, its hull 0.96: a card played on rendered seed 2102 was taken for a resting hand
-at every move, and the camera following the table never read it, docs/benchmarks.md,
-session 62); a hand's fingers and wrist keep its hull off its rectangle's corners (0.83-0.90
-for three of the four dev seeds' hands clear of the frame's edge; the fourth, a fist, fills
-0.91 of its rectangle and was taken for a card before)."""
 
 
 def hands(skin: np.ndarray, min_area: float) -> np.ndarray:
     """The hands in a skin mask (uint8 0/255 in, the same out): its connected areas of at
     least ``min_area`` pixels that are not cards. Red, orange and pink card backs are skin-
-    coloured at a camera's resolution (a red back's white lines blend into salmon), and so
-    is a white card under a warm light, so an area that fills its turned bounding rectangle
-    (or whose convex hull does, its outline ragged) and lies clear of the frame's edge is a
+    coloured at a camera's resolution (a red back's white lines blend into salmon), so an
+    area that fills its turned bounding rectangle and lies clear of the frame's edge is a
     card, or cards side by side: a hand has fingers, and an arm comes in from the edge.
+    (White card stock under a warm lamp is skin-coloured too: :attr:`StabilityGate.white`.)
     Nor is an area only partly skin-coloured inside its outline (a print's checks).
     Whatever touches the frame's edge counts: arms, and a wooden table round the mat."""
     # Not closed first: cards in neighbouring slots lie a pixel or two apart at a small
@@ -141,8 +133,7 @@ def hands(skin: np.ndarray, min_area: float) -> np.ndarray:
             if area < SKIN_SOLID * inside:
                 continue  # a print's checks or lines, skin-coloured here and there: no hand
             _, (rw, rh), _ = cv2.minAreaRect(outline)
-            rectangle = max(rw * rh, 1.0)
-            if inside >= CARD_FILL * rectangle or cv2.contourArea(cv2.convexHull(outline)) >= CARD_HULL * rectangle:
+            if inside >= CARD_FILL * max(rw * rh, 1.0):
                 continue  # a card, or cards side by side
         out[y : y + h, x : x + w] |= part * 255
     return out
