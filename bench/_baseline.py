@@ -1,6 +1,7 @@
 """The vision benchmarks' common yardstick: one full-frame ``cv2.warpPerspective`` of a
-1280x720 BGR image, timed in the same run, so that figures compare across machines as ratios.
-Not a benchmark itself (``make bench`` skips files whose name starts with ``_``)."""
+1280x720 BGR image, timed in the same run, so that figures compare across machines as ratios;
+and how they print a share. Not a benchmark itself (``make bench`` skips files whose name
+starts with ``_``)."""
 
 from __future__ import annotations
 
@@ -29,3 +30,8 @@ def baseline_ms() -> float:
     image = np.random.default_rng(0).integers(0, 255, (720, 1280, 3), np.uint8)
     H = np.array([[1.01, 0.02, -5], [0.01, 0.99, 3], [1e-5, 2e-5, 1]])
     return timed(lambda: cv2.warpPerspective(image, H, SIZE), 30)
+
+
+def pct(a: int, b: int) -> str:
+    """``a`` of ``b`` as a percentage and the two counts ("n/a" when ``b`` is 0)."""
+    return f"{100 * a / b:6.2f}% ({a}/{b})" if b else "   n/a"

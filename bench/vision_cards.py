@@ -29,6 +29,8 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from _baseline import pct  # noqa: E402
+
 from vision.cards.classical import ClassicalReader, templates_from_faces  # noqa: E402
 from vision.frame import Frame  # noqa: E402
 from vision.mat import mat_layout  # noqa: E402
@@ -104,13 +106,9 @@ def rendered_accuracy(seeds: range, empties: int, list_misses: bool = False
         total.empty_glare += int(bool(scene.effects.glare))
         total.empty_glare_reports += len(obs.cards) if scene.effects.glare else 0
     for kind, s in per_kind.items():
-        print(f"  {kind:8} isolated {_pct(s.isolated_right, s.isolated)}  fanned/covered "
-              f"{_pct(s.fanned_right, s.fanned)}  face-up/down {_pct(s.sides_right, s.sides)}  extra {s.extra}")
+        print(f"  {kind:8} isolated {pct(s.isolated_right, s.isolated)}  fanned/covered "
+              f"{pct(s.fanned_right, s.fanned)}  face-up/down {pct(s.sides_right, s.sides)}  extra {s.extra}")
     return total, still, focused, dim, blocks
-
-
-def _pct(a: int, b: int) -> str:
-    return f"{100 * a / b:6.2f}% ({a}/{b})" if b else "   n/a"
 
 
 # --- a camera leaning far from overhead --------------------------------------------------------
@@ -148,8 +146,8 @@ def print_leaning(seeds: range, tilt_deg: float) -> None:
     print(f"still frames, seeds {seeds.start}-{seeds.stop - 1}, the camera {tilt_deg:g} degrees off overhead "
           f"({upright.scenes} frames):")
     for label, t in (("read upright    ", upright), ("read as they come", as_they_come)):
-        print(f"  {label}: isolated {_pct(t.isolated_right, t.isolated)}, fans/covered "
-              f"{_pct(t.fanned_right, t.fanned)}, face-up/down {_pct(t.sides_right, t.sides)}, "
+        print(f"  {label}: isolated {pct(t.isolated_right, t.isolated)}, fans/covered "
+              f"{pct(t.fanned_right, t.fanned)}, face-up/down {pct(t.sides_right, t.sides)}, "
               f"matching none {t.extra}")
 
 
@@ -429,18 +427,18 @@ def print_rendered(seeds: range, empties: int, list_misses: bool = False) -> Non
                         ("cards in fans / covered right", "fanned_right", "fanned"),
                         ("face-up vs face-down right   ", "sides_right", "sides"),
                         ("backs in full view found     ", "backs_found", "backs")):
-        print(f"  {label}: " + " | ".join(_pct(getattr(x, a), getattr(x, b)) for x in (t, still, focused)))
+        print(f"  {label}: " + " | ".join(pct(getattr(x, a), getattr(x, b)) for x in (t, still, focused)))
     print(f"  reported cards matching none : {t.extra} | {still.extra} | {focused.extra}")
     kinds = sorted(t.misses, key=lambda k: -t.misses[k])
     print("  misses by kind               : " + ", ".join(f"{k} {t.misses[k]}" for k in kinds)
           + " | " + ", ".join(f"{k} {still.misses[k]}" for k in kinds))
     for r, block in blocks.items():
         print(f"  still frames, seeds {f'{r.start}-{r.stop - 1}':7}: isolated "
-              f"{_pct(block.isolated_right, block.isolated)}, fans/covered {_pct(block.fanned_right, block.fanned)}, "
-              f"face-up/down {_pct(block.sides_right, block.sides)}, matching none {block.extra}")
+              f"{pct(block.isolated_right, block.isolated)}, fans/covered {pct(block.fanned_right, block.fanned)}, "
+              f"face-up/down {pct(block.sides_right, block.sides)}, matching none {block.extra}")
     print(f"  still frames at {DIM_ROOM:.0%} of their light (a dim room): isolated "
-          f"{_pct(dim.isolated_right, dim.isolated)}, fans/covered {_pct(dim.fanned_right, dim.fanned)}, "
-          f"face-up/down {_pct(dim.sides_right, dim.sides)}, backs {_pct(dim.backs_found, dim.backs)}, "
+          f"{pct(dim.isolated_right, dim.isolated)}, fans/covered {pct(dim.fanned_right, dim.fanned)}, "
+          f"face-up/down {pct(dim.sides_right, dim.sides)}, backs {pct(dim.backs_found, dim.backs)}, "
           f"matching none {dim.extra}")
     print(f"  empty mats: {t.empty_reports} card(s) reported on {t.empty_scenes} empty mats "
           f"({t.empty_glare_reports} on the {t.empty_glare} with a lamp's glare)")

@@ -29,6 +29,8 @@ import cv2  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from _baseline import pct  # noqa: E402
+
 from vision.frame import Frame  # noqa: E402
 from vision.reader import CardReader  # noqa: E402
 from vision.render.scene import Scene, render  # noqa: E402
@@ -94,14 +96,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"fans built card by card, seeds {args.first}-{args.first + args.scenes - 1} "
           f"({follow.scenes} still fans scenes, no hands):")
     for label, t in (("followed while built ", follow), ("last frame read alone", alone)):
-        print(f"  {label}: isolated {_pct(t.isolated_right, t.isolated)}, fans/covered "
-              f"{_pct(t.fanned_right, t.fanned)}, face-up/down {_pct(t.sides_right, t.sides)}, "
+        print(f"  {label}: isolated {pct(t.isolated_right, t.isolated)}, fans/covered "
+              f"{pct(t.fanned_right, t.fanned)}, face-up/down {pct(t.sides_right, t.sides)}, "
               f"matching none {t.extra}")
     return 0
-
-
-def _pct(a: int, b: int) -> str:
-    return f"{100 * a / max(b, 1):6.2f}% ({a}/{b})"
 
 
 if __name__ == "__main__":

@@ -20,7 +20,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from vision_cards import SceneTally, _pct, score_scene  # noqa: E402
+from _baseline import pct  # noqa: E402
+from vision_cards import SceneTally, score_scene  # noqa: E402
 
 from vision.reader import FOCUS_LIMIT, CardReader  # noqa: E402
 from vision.render.scene import render  # noqa: E402
@@ -54,8 +55,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  measured blur - renderer's blur: median {np.median(e):.2f} px, 90 % within "
               f"{np.quantile(e, 0.9):.2f} px, at most {e.max():.2f} px")
     for label, t in (("passed ", passed), ("flagged", flagged), ("moving ", moving)):
-        print(f"  {label} {t.scenes:4} frames: isolated {_pct(t.isolated_right, t.isolated)}  "
-              f"fanned {_pct(t.fanned_right, t.fanned)}  face-up/down {_pct(t.sides_right, t.sides)}")
+        print(f"  {label} {t.scenes:4} frames: isolated {pct(t.isolated_right, t.isolated)}  "
+              f"fanned {pct(t.fanned_right, t.fanned)}  face-up/down {pct(t.sides_right, t.sides)}")
     return 0
 
 

@@ -50,14 +50,13 @@ FRAMES = 6
 TABLE = {"seat0": [down()] * 4, "seat1": [down()] * 4, "seat2": ["5h", down(), "9c", down()],
          "draw": [down()] * 10, "discard": ["7h"]}
 PLAYED = {**TABLE, "discard": ["7h", "Qs"]}
+LAYOUT = mat_layout("crocodile", 4, "a2")
 
 
 def settled_with_hand(hand: HandOver, light: float, cast: tuple[float, float, float],
                       with_white: bool) -> bool:
-    layout = mat_layout("crocodile", 4, "a2")
-
     def frames(zones: dict, hands: tuple[HandOver, ...], n: int, seed: int) -> list:
-        return [render(table_scene(layout, TableState(zones=zones, hands=hands), seed=1, size=(1280, 720),
+        return [render(table_scene(LAYOUT, TableState(zones=zones, hands=hands), seed=1, size=(1280, 720),
                                    effects=Effects(noise_sigma=3, noise_seed=seed + i, blur_sigma=0.6,
                                                    brightness=light, colour_cast=cast))).image
                 for i in range(n)]
@@ -67,8 +66,8 @@ def settled_with_hand(hand: HandOver, light: float, cast: tuple[float, float, fl
     for image in table:
         gate.update(image)
     if with_white:
-        calibration = MatCalibrator(layout).update(table[-1], 0)
-        gate.white = margin_white(table[-1], calibration, layout)
+        calibration = MatCalibrator(LAYOUT).update(table[-1], 0)
+        gate.white = margin_white(table[-1], calibration, LAYOUT)
     return any(gate.update(image).settled for image in frames(PLAYED, (hand,), FRAMES, 20))
 
 

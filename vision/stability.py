@@ -294,10 +294,10 @@ class StabilityGate:
                 return "glare"
             if colour is None:
                 colour = self._colour(frame)
-            # A hand is one large skin-coloured area, and no card's rectangle; the faces on
-            # court cards are several small ones, so all skin pixels together do not count.
             if self.white is not None:
                 colour = white_balanced(colour, self.white)
+            # A hand is one large skin-coloured area, and no card's rectangle; the faces on
+            # court cards are several small ones, so all skin pixels together do not count.
             skin = skin_mask(colour) & changed_px.astype(np.uint8) * 255  # not a wooden table
             if int(np.count_nonzero(skin)) >= self.hand_pixels and hands(skin, self.hand_pixels).any():
                 return "hand"
