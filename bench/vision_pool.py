@@ -1,6 +1,6 @@
 """Figures for the Pool Party board reader and the taught Master Crok cards.
 
-    python bench/vision_pool.py [--boards 200] [--battles 150]
+    python bench/vision_pool.py [--boards 200] [--battles 150] [--followed 40]
 
 Held-out rendered scenes (seeds apart from every test's), 1280x720, random camera tilt
 and framing, mat colour, light, glare, blur, noise and JPEG (``random_effects``
@@ -14,6 +14,12 @@ Pool: every pool square of every board counts, right when its reading equals the
 saturating glare, something that is no taught tile) counts as not right. Bars: both
 colours' counts right. Speed: reading a changed board, the mat already followed (the
 calibration tracks its markers, as it does frame after frame).
+
+Followed: a camera over a board that changes (:meth:`PoolReader.read`, the stability gate
+first), five still frames of one position, then five of another, under a neutral light and
+under a warm lamp (the renderer's strongest cast), at full light and at 60 %: on how many
+boards the reader read the board again, and its squares right (as above) against the last
+frame's read from scratch. A board taken for a resting hand is never read again.
 
 Cards: the default taught deck of the example catalog (24 Croks and the back); battles
 of 2-5 cards, some strangers (never taught, same card template), some lying over
@@ -35,6 +41,7 @@ import platform  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
+from dataclasses import replace  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import cv2  # noqa: E402
@@ -42,17 +49,21 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from _baseline import baseline_ms  # noqa: E402
+from _baseline import baseline_ms, pct  # noqa: E402
 
 from companion.crok_catalogs import shipped_catalog  # noqa: E402
 from companion.games.poolparty import Board  # noqa: E402
+from vision.frame import Frame  # noqa: E402
 from vision.mat.battle import battle_layout  # noqa: E402
-from vision.pool.reader import PoolReader  # noqa: E402
+from vision.observation import Observation  # noqa: E402
+from vision.pool.reader import EXTRAS_KEY, PoolReader  # noqa: E402
 from vision.render.croks import invented_croks, random_battle  # noqa: E402
-from vision.render.pool import PoolState, pool_scene, random_pool, random_position  # noqa: E402
+from vision.render.effects import Effects  # noqa: E402
+from vision.render.pool import PoolState, pool_reading, pool_scene, random_pool, random_position  # noqa: E402
 from vision.render.scene import SceneRenderer  # noqa: E402
 from vision.taught import cards as taught_cards  # noqa: E402
 from vision.taught.defaults import default_deck, default_tile_set  # noqa: E402
+from vision.taught.store import TileSet  # noqa: E402
 
 
 def best_overlap(outline, truths) -> int | None:
@@ -76,10 +87,6 @@ def report(errors: list[str], speeds: list[tuple[str, list[float], str]], base: 
         med = statistics.median(samples)
         print(f"  {name:<30}{med:6.2f} ms  {med / base:5.2f} x baseline  (p90 {np.percentile(samples, 90):.2f} ms"
               f"{'; ' + note if note else ''})")
-
-
-def pct(a: int, b: int) -> str:
-    return f"{100.0 * a / b:6.2f} % ({a}/{b})" if b else "   n/a"
 
 
 def pool_figures(boards: int, renderer: SceneRenderer, base: float) -> None:
@@ -136,6 +143,57 @@ def pool_figures(boards: int, renderer: SceneRenderer, base: float) -> None:
     print(f"  bar counts right              {pct(bars_right, bars_read)}  (read on {bars_read} boards)")
     print(f"  boards with no calibration    {no_calibration}")
     report(errors, [("changed board read (median)", read_ms, "")], base)
+
+
+LAMPS = {"neutral light": (1.0, 1.0, 1.0), "warm lamp": (0.89, 0.9, 1.12)}
+"""(B, G, R) colour casts, as bench/vision_hands.py's."""
+STILL = 5
+"""Still frames of each position: the gate settles after three."""
+
+
+def followed_figures(boards: int, renderer: SceneRenderer) -> None:
+    board = Board.default().to_json()
+    tiles = default_tile_set(board)
+    print(f"Pool Party followed: {boards} held-out boards, {STILL} still frames of a position, then {STILL} "
+          "of another")
+    for lamp, cast in LAMPS.items():
+        for light in (1.0, 0.6):
+            effects = Effects(noise_sigma=3, blur_sigma=0.6, brightness=light, colour_cast=cast)
+            again = right = right_fresh = total = 0
+            for k in range(boards):
+                read_again, followed, from_scratch, squares = _followed(renderer, board, tiles, k, effects)
+                again += read_again
+                right, right_fresh, total = right + followed, right_fresh + from_scratch, total + squares
+            print(f"  {lamp}, light {light:g}: the changed board read again on {pct(again, boards)}; squares right "
+                  f"{pct(right, total)}, its last frame read from scratch {pct(right_fresh, total)}", flush=True)
+
+
+def _followed(renderer: SceneRenderer, board: dict, tiles: TileSet, k: int,
+              effects: Effects) -> tuple[bool, int, int, int]:
+    """Held-out board ``k`` followed through a change (the one the speed figure reads):
+    (read again, its squares right as followed, as its last frame read from scratch, squares)."""
+    held_out = random_pool(90_000 + k, board)
+    moved = random_position(held_out.geometry, np.random.default_rng([k, 3]))
+    changed = PoolState(moved.squares, moved.bars)
+
+    def frames(state: PoolState, first: int) -> list[np.ndarray]:
+        return [renderer.render(pool_scene(held_out.layout, held_out.geometry, state, held_out.scene.camera,
+                                           k, effects=replace(effects, noise_seed=first + i),
+                                           mat_style=held_out.scene.mat_style)).image for i in range(STILL)]
+
+    reader = PoolReader(board, tiles, layout=held_out.layout, geometry=held_out.geometry)
+    after = frames(changed, STILL)
+    seen = [reader.read(Frame(image, t, t, "renderer")) for t, image in enumerate(frames(held_out.state, 0) + after)]
+    fresh = PoolReader(board, tiles, layout=held_out.layout, geometry=held_out.geometry).observe(after[-1])
+    truth = pool_reading(held_out.geometry, changed)["squares"]
+    followed, from_scratch = _squares(seen[-1]), _squares(fresh)
+    return (followed != _squares(seen[STILL - 1]),
+            sum(followed.get(name, "unseen") == want for name, want in truth.items()),
+            sum(from_scratch.get(name, "unseen") == want for name, want in truth.items()), len(truth))
+
+
+def _squares(obs: Observation) -> dict[str, object]:
+    return obs.extras.get(EXTRAS_KEY, {}).get("squares", {})
 
 
 def card_figures(battles: int, renderer: SceneRenderer, base: float) -> None:
@@ -235,6 +293,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--boards", type=int, default=200)
     parser.add_argument("--battles", type=int, default=150)
+    parser.add_argument("--followed", type=int, default=40, help="boards followed through a change")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     print(f"{platform.machine()} {os.cpu_count()} cpu, Python {platform.python_version()}, "
@@ -244,6 +303,8 @@ def main() -> None:
     renderer = SceneRenderer()
     if args.boards:
         pool_figures(args.boards, renderer, base)
+    if args.followed:
+        followed_figures(args.followed, renderer)
     if args.battles:
         card_figures(args.battles, renderer, base)
 

@@ -389,9 +389,7 @@ class CardReader:
         calibration = self.calibrator.update(frame.image, frame.t_ns) if self.calibrator is not None else None
         if calibration is not None and self.layout is not None and self._sees_mat(calibration):
             # the light on the table, for the gate's next look for hands
-            white = margin_white(frame.image, calibration, self.layout)
-            if white is not None:  # too few margins in view: the last one measured
-                self.gate.white = white
+            self.gate.see_white(margin_white(frame.image, calibration, self.layout))
         moved = regions = report.changed if previous is not None else None
         if regions is not None and _covers(regions, frame.size) > 0.5:
             regions = None  # most of the table changed: one full read is cheaper

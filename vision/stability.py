@@ -98,6 +98,8 @@ def skin_mask(bgr: np.ndarray) -> np.ndarray:
     return cv2.inRange(ycrcb, (SKIN_DARKEST, 136, 80), (255, 175, 130))
 
 
+CLIPPED = 250
+"""A pixel this bright in any channel is clipped there: its colour says nothing of skin."""
 SKIN_SOLID = 0.7
 """Share of the area inside its outline that is skin-coloured when it is skin: a hand is
 solid, a back's print only skin-coloured here and there."""
@@ -170,6 +172,12 @@ class StabilityGate:
         session 62). The frame's own brightest pixels will not do: in a dim room a pale
         hand over the table is the brightest thing, and balanced to it is no skin."""
         self.reset()
+
+    def see_white(self, white: np.ndarray | None) -> None:
+        """The table's white as measured on a settled frame (:attr:`white`); None (too few of
+        the mat's margins in view) keeps the last one measured."""
+        if white is not None:
+            self.white = white
 
     def reset(self) -> None:
         """Forget everything: the next stable frame settles with the whole frame changed."""
@@ -294,11 +302,15 @@ class StabilityGate:
                 return "glare"
             if colour is None:
                 colour = self._colour(frame)
+            # A pixel clipped in some channel has lost its colour (as for the white point,
+            # vision.whitebalance): under a warm lamp a pale mat's red clips like its white
+            # margins' and, balanced on them, stays pink enough to be skin all over.
+            seen = (colour.max(axis=2) < CLIPPED).astype(np.uint8) * 255
             if self.white is not None:
                 colour = white_balanced(colour, self.white)
             # A hand is one large skin-coloured area, and no card's rectangle; the faces on
             # court cards are several small ones, so all skin pixels together do not count.
-            skin = skin_mask(colour) & changed_px.astype(np.uint8) * 255  # not a wooden table
+            skin = skin_mask(colour) & seen & changed_px.astype(np.uint8) * 255  # not a wooden table
             if int(np.count_nonzero(skin)) >= self.hand_pixels and hands(skin, self.hand_pixels).any():
                 return "hand"
         return None

@@ -29,6 +29,7 @@ from vision.frame import Frame
 from vision.mat.calibration import FRESH, KEPT, MatCalibrator
 from vision.mat.layout import MatLayout
 from vision.mat.pool import ENDS, PoolGeometry, pool_layout
+from vision.mat.white import margin_white
 from vision.observation import Observation
 from vision.pool.cells import TILE, UNSEEN, Cell, CellReader, CellReading
 from vision.pool.view import PoolView, corners_homography, warp_pool
@@ -129,6 +130,14 @@ class PoolFinder:
             return None, calibration.state
         return warp_pool(image, calibration.mat_to_image, self.geometry), calibration.state
 
+    def white(self, image: np.ndarray) -> np.ndarray | None:
+        """(B, G, R) of the mat's printed white in ``image``, the frame :meth:`view` last
+        found the mat in (:func:`vision.mat.white.margin_white`); None on a real board found
+        by its corners (no margins to measure) or before the mat is found."""
+        if self.layout is None or self.calibrator is None or not self.calibrator.current.ok:
+            return None
+        return margin_white(image, self.calibrator.current, self.layout)
+
     def cells(self, view: PoolView) -> list[Cell]:
         """Every square and tray slot in the view's pixels."""
         out = []
@@ -178,6 +187,10 @@ class PoolReader:
             return Observation(frame.t_ns, frame.index, calibration=calibration, stable=report.stable,
                                extras=last.extras)
         obs = self.observe(frame.image, frame.index, frame.t_ns)
+        # the light on the table, for the gate's next look for hands: under a warm lamp the
+        # board's pale print is skin-coloured but for it, and a changed board was taken for
+        # a resting hand and never read (docs/benchmarks.md, session 63)
+        self.gate.see_white(self.finder.white(frame.image))
         before = (self._last.extras if self._last else {}).get(EXTRAS_KEY, {}).get("squares", {})
         now = obs.extras.get(EXTRAS_KEY, {}).get("squares", {})
         changed = tuple(sorted(n for n in set(before) | set(now) if before.get(n) != now.get(n)))
