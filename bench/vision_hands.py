@@ -7,8 +7,8 @@ table is dealt and still, then a card is played on the discard pile and a hand r
 zone, in every combination of :data:`ZONES`, skin tones, heights, places and lights, under
 a neutral light and under a warm lamp; the gate sees the hand for :data:`FRAMES` still
 frames. Printed: how many of those placements it settled with the hand there, with the
-mat's white known to it (as a reader following a camera gives it: skin judged on colours
-balanced to that white) and without. Figures are printed, never asserted.
+mat's white known to it (as a reader following a camera gives it, of the margins not clipped:
+skin judged on colours balanced to that white) and without. Figures are printed, never asserted.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def settled_with_hand(hand: HandOver, light: float, cast: tuple[float, float, fl
         gate.update(image)
     if with_white:
         calibration = MatCalibrator(LAYOUT).update(table[-1], 0)
-        gate.white = margin_white(table[-1], calibration, LAYOUT)
+        gate.white = margin_white(table[-1], calibration, LAYOUT, unclipped=True)
     return any(gate.update(image).settled for image in frames(PLAYED, (hand,), FRAMES, 20))
 
 

@@ -389,7 +389,7 @@ class CardReader:
         calibration = self.calibrator.update(frame.image, frame.t_ns) if self.calibrator is not None else None
         if calibration is not None and self.layout is not None and self._sees_mat(calibration):
             # the light on the table, for the gate's next look for hands
-            self.gate.see_white(margin_white(frame.image, calibration, self.layout))
+            self.gate.see_white(margin_white(frame.image, calibration, self.layout, unclipped=True))
         moved = regions = report.changed if previous is not None else None
         if regions is not None and _covers(regions, frame.size) > 0.5:
             regions = None  # most of the table changed: one full read is cheaper

@@ -32,7 +32,7 @@ from vision.blobs import components
 from vision.frame import Frame
 from vision.ranks import median, percentile
 from vision.shrink import shrunk
-from vision.whitebalance import white_balanced
+from vision.whitebalance import CLIPPED, white_balanced
 
 WORK_WIDTH = 320
 CELL = 16
@@ -98,8 +98,6 @@ def skin_mask(bgr: np.ndarray) -> np.ndarray:
     return cv2.inRange(ycrcb, (SKIN_DARKEST, 136, 80), (255, 175, 130))
 
 
-CLIPPED = 250
-"""A pixel this bright in any channel is clipped there: its colour says nothing of skin."""
 SKIN_SOLID = 0.7
 """Share of the area inside its outline that is skin-coloured when it is skin: a hand is
 solid, a back's print only skin-coloured here and there."""

@@ -24,6 +24,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+CLIPPED = 250
+"""A pixel this bright in some channel is clipped there, or nearly: its colour is lost."""
 BRIGHTEST = 0.02
 """Share of the picture's pixels, the brightest, taken as white."""
 MAX_GAIN = 1.6
@@ -52,7 +54,7 @@ def white_point(image: np.ndarray) -> np.ndarray:
     channel; clipped pixels (glare, 255 somewhere) are left out: their colour is lost."""
     pixels = _small(image).reshape(-1, 3)
     bright = pixels.max(axis=1)
-    pixels, bright = pixels[bright < 250], bright[bright < 250]
+    pixels, bright = pixels[bright < CLIPPED], bright[bright < CLIPPED]
     if len(pixels) == 0:
         return np.full(3, 255.0)
     cut = np.quantile(bright, 1 - BRIGHTEST)

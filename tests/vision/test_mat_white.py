@@ -46,3 +46,18 @@ def test_without_markers_in_the_frame_the_white_is_not_known():
     image, calibration, layout = _frame(Effects())
     assert margin_white(image[:4, :4], calibration, layout) is None
     assert white_balanced(image, None) is image
+
+
+def test_a_warm_lamp_clipping_the_bright_sides_red_is_measured_on_the_margins_not_clipped():
+    # A lamp light and warm on one side of the mat clips that side's margins in red: their
+    # white says too little red, and card stock in the dimmer part balanced on it stays pink
+    # (skin, to the stability gate: dev seed 2507). The gate asks for the unclipped margins.
+    cast = (0.9, 0.92, 1.12)
+    image, calibration, layout = _frame(Effects(colour_cast=cast, gradient=0.5, gradient_deg=0.0))
+    assert (image[..., 2] >= 250).any()
+    clipped = margin_white(image, calibration, layout)
+    lit = margin_white(image, calibration, layout, unclipped=True)
+    assert clipped is not None and lit is not None
+    assert lit.max() < 250
+    light = cast[2] / cast[1]
+    assert abs(lit[2] / lit[1] - light) < 0.03 < abs(clipped[2] / clipped[1] - light)

@@ -379,7 +379,8 @@ def test_following_a_table_reads_what_a_fresh_look_reads(croc):
         assert live == fresh, (k, move, seat, slot)
 
 
-@pytest.mark.parametrize("seed, cards, lost", [(2036, 9, "JOKER"), (2015, 14, "9h"), (2570, 4, "As")])
+@pytest.mark.parametrize("seed, cards, lost", [(2036, 9, "JOKER"), (2015, 14, "9h"), (2570, 4, "As"),
+                                               (2507, 8, "Jc")])
 def test_a_fan_built_card_by_card_is_read_as_a_fresh_look_reads_it(seed, cards, lost):
     # A card laid on a fan covers the one before but for its index strip, and that card is
     # looked for again where its index was: looked for a span round it, a turned card's
@@ -387,7 +388,10 @@ def test_a_fan_built_card_by_card_is_read_as_a_fresh_look_reads_it(seed, cards, 
     # eighth) were cut off and lost. Under a warm lamp (seed 2570) the cards' white is
     # skin-coloured and the fan no card's rectangle: the gate took it for a resting hand
     # from the second card on, until it was given the mat's white to judge skin by
-    # (bench/vision_fans_built.py, session 62).
+    # (bench/vision_fans_built.py, session 62). Seed 2507's lamp lights the mat unevenly:
+    # the bright side's margins clip in red, and balanced on them the fan in the dimmer part
+    # stayed pink, a hand from its seventh card on, until the gate was given the white of
+    # the margins that are not clipped (session 63).
     scene = random_scene(seed, kind="fans", hands=False)
     scene = replace(scene, cards=tuple(replace(c, flip=0.0, lift_mm=0.0) for c in scene.cards[:cards]))
     live = CardReader(scene.layout)

@@ -17,6 +17,7 @@ import numpy as np
 
 from vision.mat.calibration import Calibration
 from vision.mat.layout import Marker, MatLayout
+from vision.whitebalance import CLIPPED
 
 SAMPLES_PER_SIDE = 12
 """Points taken along each side of a marker's margin, half-way across it."""
@@ -24,10 +25,18 @@ MIN_SAMPLES = 8
 """Fewer points in the frame than this, and the white is not known."""
 
 
-def margin_white(image: np.ndarray, calibration: Calibration, layout: MatLayout) -> np.ndarray | None:
+def margin_white(image: np.ndarray, calibration: Calibration, layout: MatLayout,
+                 unclipped: bool = False) -> np.ndarray | None:
     """(B, G, R) of the markers' white margins in ``image`` (BGR), or None when too few of
     them lie in the frame. The median of the brighter half of the points: a card lying over
-    a margin is white too, a hand or its shadow is darker."""
+    a margin is white too, a hand or its shadow is darker.
+
+    ``unclipped``: of the margins not clipped in any channel, when enough are: the light's
+    colour where it is true, for judging skin (the stability gate). Under a warm lamp the
+    bright side's margins clip in red, and card stock in the mat's dimmer part, balanced on
+    them, stayed pink enough for skin (dev seed 2507's fan). The faces are read on the
+    white as it is: balanced on the unclipped margins, the bright side's clipped card stock
+    turns cyan, and the dev still frames read 4 cards fewer (docs/benchmarks.md, session 63)."""
     points = _margin_points(layout.markers)
     if len(points) == 0:
         return None
@@ -37,6 +46,10 @@ def margin_white(image: np.ndarray, calibration: Calibration, layout: MatLayout)
     if int(inside.sum()) < MIN_SAMPLES:
         return None
     values = image[px[inside, 1], px[inside, 0]].astype(np.float64)
+    if unclipped:
+        lit = values.max(axis=1) < CLIPPED
+        if int(lit.sum()) >= MIN_SAMPLES:
+            values = values[lit]
     bright = values.max(axis=1)
     return np.median(values[bright >= np.median(bright)], axis=0)
 
