@@ -133,8 +133,8 @@ class PoolFinder:
     def white(self, image: np.ndarray) -> np.ndarray | None:
         """(B, G, R) of the mat's printed white in ``image``, the frame :meth:`view` last
         found the mat in, for the gate's skin test (:func:`vision.mat.white.margin_white`,
-        unclipped); None on a real board found
-        by its corners (no margins to measure) or before the mat is found."""
+        unclipped); None on a real board found by its corners (no margins to measure) or
+        before the mat is found."""
         if self.layout is None or self.calibrator is None or not self.calibrator.current.ok:
             return None
         return margin_white(image, self.calibrator.current, self.layout, unclipped=True)
