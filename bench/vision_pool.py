@@ -16,7 +16,7 @@ colours' counts right. Speed: reading a changed board, the mat already followed 
 calibration tracks its markers, as it does frame after frame).
 
 Followed: a camera over a board that changes (:meth:`PoolReader.read`, the stability gate
-first), five still frames of one position, then five of another, under a neutral light and
+first), five still frames of one position, then 60 of another (two seconds), under a neutral light and
 under a warm lamp (the renderer's strongest cast), at full light and at 60 %: on how many
 boards the reader read the board again, and its squares right (as above) against the last
 frame's read from scratch. A board taken for a resting hand is never read again.
@@ -148,13 +148,16 @@ def pool_figures(boards: int, renderer: SceneRenderer, base: float) -> None:
 LAMPS = {"neutral light": (1.0, 1.0, 1.0), "warm lamp": (0.89, 0.9, 1.12)}
 """(B, G, R) colour casts, as bench/vision_hands.py's."""
 STILL = 5
-"""Still frames of each position: the gate settles after three."""
+"""Still frames of each position rendered (each with its own noise): the gate settles after three."""
+FOLLOWED = 60
+"""Frames the changed position is followed for, its rendered frames over and over: two
+seconds of a camera, past the gate's patience with skin seen only where a channel clips."""
 
 
 def followed_figures(boards: int, renderer: SceneRenderer) -> None:
     board = Board.default().to_json()
     tiles = default_tile_set(board)
-    print(f"Pool Party followed: {boards} held-out boards, {STILL} still frames of a position, then {STILL} "
+    print(f"Pool Party followed: {boards} held-out boards, {STILL} still frames of a position, then {FOLLOWED} "
           "of another")
     for lamp, cast in LAMPS.items():
         for light in (1.0, 0.6):
@@ -183,7 +186,8 @@ def _followed(renderer: SceneRenderer, board: dict, tiles: TileSet, k: int,
 
     reader = PoolReader(board, tiles, layout=held_out.layout, geometry=held_out.geometry)
     after = frames(changed, STILL)
-    seen = [reader.read(Frame(image, t, t, "renderer")) for t, image in enumerate(frames(held_out.state, 0) + after)]
+    shown = frames(held_out.state, 0) + [after[i % STILL] for i in range(FOLLOWED)]
+    seen = [reader.read(Frame(image, t, t, "renderer")) for t, image in enumerate(shown)]
     fresh = PoolReader(board, tiles, layout=held_out.layout, geometry=held_out.geometry).observe(after[-1])
     truth = pool_reading(held_out.geometry, changed)["squares"]
     followed, from_scratch = _squares(seen[-1]), _squares(fresh)

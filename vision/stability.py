@@ -16,7 +16,9 @@ Not a change of the game:
   is no card's rectangle: red backs are skin-coloured too);
 * glare that appears where there was none (the region brighter, its colours washed
   towards white, nothing new drawn);
-* a frame gone soft (the sharpest edges of the last accepted frame have faded).
+* a frame gone soft (the sharpest edges of the last accepted frame have faded);
+* skin only where a channel is clipped (a pale hand under a warm lamp, or a light mat
+  there: their colours are lost), believed after a while, as glare is.
 
 In those cases the gate waits, says why in ``reason``, and keeps its reference.
 """
@@ -80,7 +82,8 @@ class StabilityReport:
     changed: tuple[Region, ...] = ()
     """With ``settled``: where the frame differs from the last accepted one."""
     reason: str | None = None
-    """Why the gate waits: ``motion``, ``hand``, ``glare`` or ``blur``; None otherwise."""
+    """Why the gate waits: ``motion``, ``hand``, ``glare``, ``blur`` or ``clipped``; None
+    otherwise."""
     moving: float = 0.0
     """Fraction of the grid's cells that moved since the previous frame."""
 
@@ -145,8 +148,8 @@ class StabilityGate:
     ``stable_frames``: still frames needed before a change is believed. ``motion_level``:
     grey levels (0-255) a pixel must change by to count as moving or changed.
     ``cell_fraction``: share of a cell's pixels that must differ for the cell to count.
-    ``patience``: still frames after which glare or softness that stays is accepted as
-    the new look of the table (a lamp switched on); a hand is never accepted.
+    ``patience``: still frames after which glare, softness or clipped skin that stays is
+    accepted as the new look of the table (a lamp switched on); a hand is never accepted.
     """
 
     def __init__(self, stable_frames: int = 3, motion_level: int = 18, cell_fraction: float = 0.04,
@@ -300,18 +303,23 @@ class StabilityGate:
                 return "glare"
             if colour is None:
                 colour = self._colour(frame)
-            # A pixel clipped in some channel has lost its colour (as for the white point,
-            # vision.whitebalance): under a warm lamp a pale mat's red clips like its white
-            # margins' and, balanced on them, stays pink enough to be skin all over.
             seen = (colour.max(axis=2) < CLIPPED).astype(np.uint8) * 255
             if self.white is not None:
                 colour = white_balanced(colour, self.white)
             # A hand is one large skin-coloured area, and no card's rectangle; the faces on
             # court cards are several small ones, so all skin pixels together do not count.
-            skin = skin_mask(colour) & seen & changed_px.astype(np.uint8) * 255  # not a wooden table
-            if int(np.count_nonzero(skin)) >= self.hand_pixels and hands(skin, self.hand_pixels).any():
-                return "hand"
+            skin = skin_mask(colour) & changed_px.astype(np.uint8) * 255  # not a wooden table
+            if self._hand_in(skin):
+                # A pixel clipped in some channel has lost its colour (as for the white
+                # point, vision.whitebalance): under a warm lamp a light mat's red clips like
+                # its margins' and, balanced on them, stays pink enough for skin; so does a
+                # pale hand's. Skin only where the colour is clipped is believed after
+                # patience, as glare is; skin where it is not is a hand, never believed.
+                return "hand" if self._hand_in(skin & seen) else "clipped"
         return None
+
+    def _hand_in(self, skin: np.ndarray) -> bool:
+        return int(np.count_nonzero(skin)) >= self.hand_pixels and bool(hands(skin, self.hand_pixels).any())
 
     def _settle(self, look: _Look, changed_cells: np.ndarray, differs: np.ndarray | None) -> StabilityReport:
         self._reference = look
