@@ -303,7 +303,7 @@ class StabilityGate:
                 return "glare"
             if colour is None:
                 colour = self._colour(frame)
-            seen = (colour.max(axis=2) < CLIPPED).astype(np.uint8) * 255
+            seen = (colour.max(axis=2) < CLIPPED).astype(np.uint8) * 255  # as the camera saw it
             if self.white is not None:
                 colour = white_balanced(colour, self.white)
             # A hand is one large skin-coloured area, and no card's rectangle; the faces on
@@ -319,6 +319,7 @@ class StabilityGate:
         return None
 
     def _hand_in(self, skin: np.ndarray) -> bool:
+        """Is there a hand in the skin mask ``skin`` (enough pixels, and an area of them no card's)?"""
         return int(np.count_nonzero(skin)) >= self.hand_pixels and bool(hands(skin, self.hand_pixels).any())
 
     def _settle(self, look: _Look, changed_cells: np.ndarray, differs: np.ndarray | None) -> StabilityReport:
