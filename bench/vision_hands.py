@@ -7,8 +7,9 @@ table is dealt and still, then a card is played on the discard pile and a hand r
 zone, in every combination of :data:`ZONES`, skin tones, heights, places and lights, under
 a neutral light and under a warm lamp; the gate sees the hand for :data:`FRAMES` still
 frames. Printed: how many of those placements it settled with the hand there, with the
-mat's white known to it (as a reader following a camera gives it, of the margins not clipped:
-skin judged on colours balanced to that white) and without. Figures are printed, never asserted.
+mat's white known to it (as a reader following a camera gives it, of the margins not
+clipped: skin judged on colours balanced to that white) and without. Figures are printed,
+never asserted.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from vision.mat import mat_layout  # noqa: E402
 from vision.mat.calibration import MatCalibrator  # noqa: E402
 from vision.mat.white import margin_white  # noqa: E402
-from vision.render.effects import Effects  # noqa: E402
+from vision.render.effects import WARM_LAMP, Effects  # noqa: E402
 from vision.render.hands import SKIN_TONES  # noqa: E402
 from vision.render.scene import render  # noqa: E402
 from vision.render.table import HandOver, TableState, down, table_scene  # noqa: E402
@@ -42,8 +43,8 @@ TONES = SKIN_TONES[::2]
 LIFTS_MM = (5.0, 60.0, 140.0)
 OFFSETS_MM = ((40.0, 0.0), (0.0, 0.0), (-30.0, 20.0))
 LIGHTS = (1.0, 0.6)
-LAMPS = {"neutral light": (1.0, 1.0, 1.0), "warm lamp": (0.89, 0.9, 1.12)}
-"""(B, G, R) colour casts: a warm lamp's is the renderer's strongest kind."""
+LAMPS = {"neutral light": (1.0, 1.0, 1.0), "warm lamp": WARM_LAMP}
+"""(B, G, R) colour casts."""
 FRAMES = 6
 """Still frames the hand rests for: the gate settles after three."""
 

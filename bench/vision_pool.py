@@ -16,10 +16,10 @@ colours' counts right. Speed: reading a changed board, the mat already followed 
 calibration tracks its markers, as it does frame after frame).
 
 Followed: a camera over a board that changes (:meth:`PoolReader.read`, the stability gate
-first), five still frames of one position, then 60 of another (two seconds), under a neutral light and
-under a warm lamp (the renderer's strongest cast), at full light and at 60 %: on how many
-boards the reader read the board again, and its squares right (as above) against the last
-frame's read from scratch. A board taken for a resting hand is never read again.
+first), five still frames of one position, then 60 of another (two seconds), under a
+neutral light and under a warm lamp (``vision_hands.LAMPS``), at full light and at 60 %: on
+how many boards the reader read the board again, and its squares right (as above) against
+the last frame's read from scratch. A board taken for a resting hand is never read again.
 
 Cards: the default taught deck of the example catalog (24 Croks and the back); battles
 of 2-5 cards, some strangers (never taught, same card template), some lying over
@@ -50,6 +50,7 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from _baseline import baseline_ms, pct  # noqa: E402
+from vision_hands import LAMPS  # noqa: E402
 
 from companion.crok_catalogs import shipped_catalog  # noqa: E402
 from companion.games.poolparty import Board  # noqa: E402
@@ -145,8 +146,6 @@ def pool_figures(boards: int, renderer: SceneRenderer, base: float) -> None:
     report(errors, [("changed board read (median)", read_ms, "")], base)
 
 
-LAMPS = {"neutral light": (1.0, 1.0, 1.0), "warm lamp": (0.89, 0.9, 1.12)}
-"""(B, G, R) colour casts, as bench/vision_hands.py's."""
 STILL = 5
 """Still frames of each position rendered (each with its own noise): the gate settles after three."""
 FOLLOWED = 60

@@ -12,7 +12,7 @@ from vision.frame import Frame
 from vision.pool.reader import EXTRAS_KEY, PoolReader, read_pool_party
 from vision.pool.view import pool_corners_mm
 from vision.render.camera import overhead_camera
-from vision.render.effects import Effects
+from vision.render.effects import WARM_LAMP, Effects
 from vision.render.hands import HandPlacement
 from vision.render.pool import PoolState, pool_scene, random_pool, random_position
 from vision.render.table import HandOver
@@ -158,10 +158,6 @@ def test_an_empty_square_under_a_white_glare_spot_reads_empty(board, tiles, pool
     reading = PoolReader(board, tiles, layout=layout, geometry=geometry).read_image(image).to_json()
     assert reading["unseen"] == []
     assert all(reading["squares"][n] is None for n in geometry.water_names())
-
-
-WARM_LAMP = (0.89, 0.9, 1.12)
-"""(B, G, R) cast of a warm lamp, the renderer's strongest kind."""
 
 
 @pytest.mark.parametrize("seed", [7003, 7007])

@@ -48,6 +48,11 @@ class Effects:
 CLEAN = Effects()
 
 
+WARM_LAMP = (0.89, 0.9, 1.12)
+"""(B, G, R) gains of a warm lamp over the table, as warm as :func:`random_effects` draws
+at strength 1.5: the cast the stability gate's benches and tests judge skin under."""
+
+
 def random_effects(rng: np.random.Generator, strength: float = 1.0) -> Effects:
     """Effects drawn at random; ``strength`` 0 gives a clean frame, 1 a typical room, 2 a bad one."""
     s = strength
