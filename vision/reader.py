@@ -386,11 +386,13 @@ class CardReader:
                 return Observation(frame.t_ns, frame.index, stable=False)
             return replace(previous, t_ns=frame.t_ns, frame_index=frame.index, stable=report.stable,
                            changed_zones=())
-        calibration = self.calibrator.update(frame.image, frame.t_ns) if self.calibrator is not None else None
+        moved = regions = report.changed if previous is not None else None
+        calibration = None
+        if self.calibrator is not None:
+            calibration = self.calibrator.update(frame.image, frame.t_ns, None if moved is None else _boxes(moved))
         if calibration is not None and self.layout is not None and self._sees_mat(calibration):
             # the light on the table, for the gate's next look for hands
             self.gate.see_white(margin_white(frame.image, calibration, self.layout, unclipped=True))
-        moved = regions = report.changed if previous is not None else None
         if regions is not None and _covers(regions, frame.size) > 0.5:
             regions = None  # most of the table changed: one full read is cheaper
         kept: list[FoundCard] = []

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vision.mat import mat_layout
-from vision.mat.calibration import FRESH, KEPT, NONE, MatCalibrator
+from vision.mat.calibration import FRESH, KEPT, MARKER_MARGIN_PX, NONE, MatCalibrator
 from vision.render.camera import overhead_camera
 from vision.render.effects import Effects
 from vision.render.scene import CardPlacement, Scene
@@ -183,6 +183,49 @@ def test_a_bumped_camera_recalibrates_by_itself(renderer):
     assert calibrator.searches == 1
     bumped = calibrator.update(renderer.render(Scene(after, layout=layout, effects=NOISY)).image, t_ns=9)
     assert bumped.state == FRESH and calibrator.searches == 2
+    probe = np.array([[100.0, 100.0], [500.0, 300.0], [297.0, 210.0]])
+    assert np.abs(bumped.to_mat(after.to_image(probe)) - probe).max() < 1.5
+
+
+def _marker_box(calibration, layout, marker_id: int, grow: float = 0.0) -> tuple[float, float, float, float]:
+    m = next(m for m in layout.markers if m.id == marker_id)
+    corners = calibration.to_image(np.array([[m.x, m.y], [m.x + m.size, m.y + m.size]], float))
+    (x0, y0), (x1, y1) = corners.min(axis=0) - grow, corners.max(axis=0) + grow
+    return float(x0), float(y0), float(x1), float(y1)
+
+
+def test_a_frame_changed_away_from_the_markers_keeps_the_calibration_without_a_look(renderer):
+    # The live reader calibrates the frames the table settled in, told where they changed:
+    # a card played in the middle of the mat leaves the markers' pixels, and so the
+    # calibration they give, as they were.
+    layout = mat_layout("crocodile", 4, "a2")
+    camera = overhead_camera(layout.size_mm, (1280, 720), tilt_deg=6)
+    calibrator = MatCalibrator(layout)
+    first = calibrator.update(renderer.render(Scene(camera, layout=layout, effects=NOISY)).image, t_ns=1)
+    assert first.state == FRESH
+    # the proof that no marker is looked at: a frame whose markers are all covered but one,
+    # said to have changed only in the middle of the mat, keeps the fresh calibration
+    covered = renderer.render(Scene(camera, tuple(cover_markers(layout, keep=1)), layout=layout, effects=NOISY))
+    middle = (600.0, 320.0, 700.0, 420.0)
+    assert calibrator.update(covered.image, t_ns=2, changed=[middle]) is first
+    # nearer a marker than MARKER_MARGIN_PX, it is looked at again: covered, then kept
+    near = _marker_box(first, layout, layout.markers[0].id, grow=MARKER_MARGIN_PX - 2)
+    near = (near[2] + 1.0, near[3] + 1.0, near[2] + 60.0, near[3] + 60.0)
+    kept = calibrator.update(covered.image, t_ns=3, changed=[middle, near])
+    assert kept.state == KEPT and kept.t_ns == 1 and len(kept.markers_seen) == 1
+
+
+def test_a_change_over_a_marker_recalibrates(renderer):
+    layout = mat_layout("crapo", paper="a2")
+    before = overhead_camera(layout.size_mm, (1280, 720), tilt_deg=3)
+    after = overhead_camera(layout.size_mm, (1280, 720), tilt_deg=-9, pan_deg=7, roll_deg=6, fill=0.85)
+    calibrator = MatCalibrator(layout)
+    first = calibrator.update(renderer.render(Scene(before, layout=layout, effects=NOISY)).image, t_ns=1)
+    # a bumped camera changes every marker's pixels; one of them said to have changed is enough
+    over = _marker_box(first, layout, layout.markers[-1].id)
+    bumped = calibrator.update(renderer.render(Scene(after, layout=layout, effects=NOISY)).image, t_ns=2,
+                               changed=[over])
+    assert bumped.state == FRESH and bumped.t_ns == 2
     probe = np.array([[100.0, 100.0], [500.0, 300.0], [297.0, 210.0]])
     assert np.abs(bumped.to_mat(after.to_image(probe)) - probe).max() < 1.5
 

@@ -14,6 +14,7 @@ downscaled grey image, with the ArUco detector.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -39,6 +40,12 @@ before, 71 of them were off by more than 5 mm at a zone's centre (38 mm at worst
 frames up to 6.9); now 242 are made, one of them 5.3 mm off, and the others refused."""
 STILL_FITS_PX = 1.5
 """RMS pixels within which markers tracked lie where the calibration in use puts them."""
+MARKER_MARGIN_PX = 8.0
+"""A change this near a marker (image px) may have moved, covered or uncovered it: the
+frame is calibrated again. Further off, the markers' pixels are as they were, and so is the
+calibration they give (the live reader calibrates only the frames the table settled in,
+told where they changed: a card played costs no marker tracking)."""
+
 SHARP_RISE = 12.0
 """Grey levels a marker's side must rise by in half a pixel to count as its edge."""
 SMEARED_RISE, SMEARED_SWING = 5.0, 60.0
@@ -259,6 +266,17 @@ class MatCalibrator:
         good = ok & np.array([self.matches(cells[j], int(i)) for j, i in enumerate(ids)], bool)
         return ids[good], corners[good]
 
+    def _markers_changed(self, changed: Sequence[tuple[float, float, float, float]]) -> bool:
+        """Does a ``changed`` box come within :data:`MARKER_MARGIN_PX` of a marker where the
+        calibration in use puts it? (Never calibrated: it may have, anywhere.)"""
+        if self.current.mat_to_image is None:
+            return True
+        mm = np.array([self._points[m.id] for m in self.layout.markers], np.float64).reshape(-1, 1, 2)
+        quads = cv2.perspectiveTransform(mm, self.current.mat_to_image).reshape(-1, 4, 2)
+        lo, hi = quads.min(axis=1) - MARKER_MARGIN_PX, quads.max(axis=1) + MARKER_MARGIN_PX
+        return any(bool(((lo[:, 0] <= x1) & (x0 <= hi[:, 0]) & (lo[:, 1] <= y1) & (y0 <= hi[:, 1])).any())
+                   for x0, y0, x1, y1 in changed)
+
     # -- one frame ------------------------------------------------------------------------------
     def _enough(self, seen: set[int]) -> bool:
         """``min_markers`` of the mat's markers, or two far apart (TWO_MARKERS_APART): a
@@ -307,8 +325,15 @@ class MatCalibrator:
                         + ("unclear" if blurs is None else f"blurred by {blurs[1]:.1f} px"))
         return Calibration(FRESH, H, tuple(sorted(seen)), error, t_ns)
 
-    def update(self, image: np.ndarray, t_ns: int | None = None) -> Calibration:
-        """Calibrate from one frame (BGR or grey); returns and remembers the result."""
+    def update(self, image: np.ndarray, t_ns: int | None = None,
+               changed: Sequence[tuple[float, float, float, float]] | None = None) -> Calibration:
+        """Calibrate from one frame (BGR or grey); returns and remembers the result.
+        ``changed``: where this frame differs from the last one given, as (x0, y0, x1, y1)
+        boxes in image px (None: it may differ anywhere). Where no marker's pixels changed,
+        the calibration in use is the one they would give again: it is returned without a
+        look."""
+        if changed is not None and not self._markers_changed(changed):
+            return self.current
         gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         result: Calibration | str = "no calibration to follow yet"
         ids = np.zeros((0,), np.int32)
