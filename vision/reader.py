@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from companion.cards import JOKER
-from vision.cards.backs import Box, MatView, find_backs, looked_at
+from vision.cards.backs import Box, MatView, find_backs, looked_at, overlap
 from vision.cards.detect import CardFinder, FoundCard
 from vision.cards.geometry import POKER, CardShape
 from vision.cards.indices import IndexReading
@@ -54,10 +54,6 @@ frame found (docs/benchmarks.md, session 62)."""
 JOKER_REACH = 4.0
 """... and this many round a joker's: its word runs about four letter steps on from the
 letter pair its reading is centred on."""
-BACK_REACH = 0.6
-"""After a change, backs are looked for again where their middle lies within this share of
-a card's height of it (a card's half diagonal: any card touching the change); those
-further off are kept from the last read, and the back finder does not look at them."""
 LONE_INDEX_OFF_MAT = 0.7
 """With no mat in view, a card known by one index alone is reported only when the network
 is at least this sure it saw an index, and named it. On the mat, its colour, its print and
@@ -251,13 +247,13 @@ class CardReader:
              regions: tuple[Region, ...] | None = None, kept: Sequence[FoundCard] = (),
              changed: tuple[Region, ...] | None = None) -> list[FoundCard]:
         """Every card in ``image`` (face-up ones by their indices; with a calibrated mat,
-        face-down ones too). ``regions``: look only there (and, for backs, within a card's
-        reach of them: a face laid over a back's corner changes that back) for cards;
-        ``kept``: the cards an earlier read found, of which those away from the regions are
-        still there. A pile read wrong while a hand was near it is read again once the
-        table settles: the hand's going changes its pixels. ``changed``: where the pixels
-        changed, when ``regions`` take in more (the indices of faces read again): backs are
-        looked for within their reach of these. A camera leaning far from overhead has its
+        face-down ones too). ``regions``: look only there (and, for backs, where those
+        found before that reach into them lay: a face laid over a back's corner changes
+        that back) for cards; ``kept``: the cards an earlier read found, of which those
+        away from the regions are still there. A pile read wrong while a hand was near it
+        is read again once the table settles: the hand's going changes its pixels.
+        ``changed``: where the pixels changed, when ``regions`` take in more (the indices of
+        faces read again): backs are looked for again by these. A camera leaning far from overhead has its
         frame read upright (:mod:`vision.mat.upright`); the cards are in ``image``'s pixels
         all the same."""
         upright = self._upright_view(calibration, (image.shape[1], image.shape[0]))
@@ -310,7 +306,7 @@ class CardReader:
         if regions is None:
             still, unread = [], find_backs(frame, view, faces)
         else:
-            boxes = _boxes(changed if changed is not None else regions, round(BACK_REACH * view.card_size_px[1]))
+            boxes = _backs_again(_boxes(changed if changed is not None else regions), kept)
             still = [c for c in kept if not c.indices and not looked_at(c.centre, boxes)]
             unread = find_backs(frame, view, faces, within=boxes)
         unread = self.finder.name_unread(image, unread)
@@ -451,9 +447,27 @@ def _touches(card: FoundCard, regions: tuple[Region, ...]) -> bool:
     return any(r.overlaps(*box) for r in regions for box in boxes)
 
 
-def _boxes(regions: tuple[Region, ...], reach: int = 0) -> list[Box]:
-    """The regions as (x0, y0, x1, y1) boxes, grown by ``reach`` pixels each way."""
-    return [(r.x - reach, r.y - reach, r.x + r.w + reach, r.y + r.h + reach) for r in regions]
+def _boxes(regions: tuple[Region, ...]) -> list[Box]:
+    """The regions as (x0, y0, x1, y1) boxes."""
+    return [(r.x, r.y, r.x + r.w, r.y + r.h) for r in regions]
+
+
+def _backs_again(changed: list[Box], kept: Sequence[FoundCard]) -> list[Box]:
+    """Where backs are looked for again after a change (the back finder reports those whose
+    middle lies there): where the pixels changed, all of a card laid there being new, and
+    where each card found before without an index (a back, a face not named) lay when its
+    box meets a change (a face laid over a back's corner changes that back). The others
+    are kept as they were: their pixels did not change. (Until session 64 every card whose
+    middle lay within half a card's diagonal of a change was looked for again, the back
+    finder's window twice as large for a card played.)"""
+    boxes = list(changed)
+    for card in kept:
+        if not card.indices:
+            (x0, y0), (x1, y1) = card.corners.min(axis=0), card.corners.max(axis=0)
+            box = (int(np.floor(x0)), int(np.floor(y0)), int(np.ceil(x1)), int(np.ceil(y1)))
+            if any(overlap(box, b) for b in changed):
+                boxes.append(box)
+    return boxes
 
 
 def changed_zones(before: Observation, after: Observation) -> tuple[str, ...]:

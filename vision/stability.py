@@ -339,7 +339,7 @@ class StabilityGate:
         each box then drawn in to the pixels that differ in it (``differs``) and a
         :data:`MARGIN`. The cells are coarse (a card played with its shadow makes a region
         of 4 x 5 cells, 2.6 cards wide, where the card is 1.5): the reader looks for cards
-        in the regions, and for backs a card's reach round them."""
+        in the regions, and for backs again where those it found before reach into them."""
         grown = cv2.dilate(changed_cells.astype(np.uint8), np.ones((3, 3), np.uint8))
         count, _, stats, _ = components(grown)
         w, h = self._full_size

@@ -404,9 +404,8 @@ def test_a_fan_built_card_by_card_is_read_as_a_fresh_look_reads_it(seed, cards, 
     assert lost in {c.code for c in obs.cards}
 
 
-def test_after_a_change_backs_are_looked_for_only_near_it_and_the_rest_are_kept(croc, monkeypatch):
-    # Point 4 of the camera's job: unchanged regions are not recomputed. The back finder
-    # was half of a card played's time, looking at the whole mat every time.
+def _boxes_backs_looked_for_in(monkeypatch) -> list:
+    """The boxes (``within``) of each call the reader makes to the back finder, from now on."""
     import vision.reader
 
     calls = []
@@ -416,6 +415,13 @@ def test_after_a_change_backs_are_looked_for_only_near_it_and_the_rest_are_kept(
         return find_backs(*args, **kwargs)
 
     monkeypatch.setattr(vision.reader, "find_backs", spy)
+    return calls
+
+
+def test_after_a_change_backs_are_looked_for_only_near_it_and_the_rest_are_kept(croc, monkeypatch):
+    # Point 4 of the camera's job: unchanged regions are not recomputed. The back finder
+    # was half of a card played's time, looking at the whole mat every time.
+    calls = _boxes_backs_looked_for_in(monkeypatch)
     before = TableState(zones={"seat0": [down()] * 4, "seat2": [down()] * 4, "draw": [down()] * 5,
                                "discard": ["4c"]})
     after = TableState(zones={"seat0": [down()] * 3, "seat2": [down()] * 4, "draw": [down()] * 5,
@@ -433,6 +439,40 @@ def test_after_a_change_backs_are_looked_for_only_near_it_and_the_rest_are_kept(
     for zone in ("seat0", "seat2", "draw", "discard"):
         assert _codes(obs, zone) == _codes(fresh, zone), zone
     assert _codes(obs, "seat0") == [BACK] * 3 and _codes(obs, "discard") == ["6d"]
+
+
+def test_a_face_laid_over_a_backs_corner_has_that_back_looked_for_again_where_it_lay(croc, monkeypatch):
+    # A back's pixels change only where the face now lies, and its middle may lie well away
+    # from them: it is looked for again over the whole box it lay in (its middle there), and
+    # found; a back the change does not reach is kept as it was, not looked for.
+    calls = _boxes_backs_looked_for_in(monkeypatch)
+    import vision.reader
+
+    changes = []
+    backs_again = vision.reader._backs_again
+
+    def spy_changed(changed, kept):
+        changes.append(changed)
+        return backs_again(changed, kept)
+
+    monkeypatch.setattr(vision.reader, "_backs_again", spy_changed)
+    camera = overhead_camera(croc.size_mm)
+    backs = (CardPlacement(BACK, 230, 150, 8, face_up=False), CardPlacement(BACK, 420, 300, -6, face_up=False))
+    over = CardPlacement("7h", 285, 222, 0)  # over the first back's lower right corner
+    frames = [render(Scene(camera, cards, layout=croc)).image for cards in (backs, (*backs, over))]
+    reader = CardReader(croc)
+    for i, image in enumerate([frames[0]] * 5 + [frames[1]] * 5):
+        obs = reader.read(Frame(image, t_ns=1000 * i, index=i, source="test"))
+    found = {str(c.code): [] for c in obs.cards}
+    for c in obs.cards:
+        found[str(c.code)].append(np.mean(c.corners, axis=0))
+    assert set(found) == {BACK, "7h"} and len(found[BACK]) == 2
+    first, second = (camera.to_image(np.array([[b.x_mm, b.y_mm]]))[0] for b in backs)
+    assert not looked_at(first, changes[-1])  # its middle lies off the face, off the change
+    boxes = calls[-1]
+    assert any(looked_at(first, [box]) for box in boxes)
+    assert not any(looked_at(second, [box]) for box in boxes)
+    assert min(np.hypot(*(p - first)) for p in found[BACK]) < 5
 
 
 def test_backs_looked_for_in_a_box_are_those_the_whole_mat_has_there(croc):

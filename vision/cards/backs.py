@@ -211,17 +211,18 @@ def _merged(boxes: Sequence[Box]) -> list[Box]:
     takes in the ones kept so far that it overlaps, as long as its union overlaps more."""
     out: list[Box] = []
     for box in boxes:
-        overlapping = [b for b in out if _overlap(box, b)]
+        overlapping = [b for b in out if overlap(box, b)]
         while overlapping:
             for b in overlapping:
                 out.remove(b)
                 box = (min(box[0], b[0]), min(box[1], b[1]), max(box[2], b[2]), max(box[3], b[3]))
-            overlapping = [b for b in out if _overlap(box, b)]
+            overlapping = [b for b in out if overlap(box, b)]
         out.append(box)
     return out
 
 
-def _overlap(a: Box, b: Box) -> bool:
+def overlap(a: Box, b: Box) -> bool:
+    """Do boxes ``a`` and ``b`` meet?"""
     return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
 
