@@ -252,10 +252,10 @@ class CardReader:
         that back) for cards; ``kept``: the cards an earlier read found, of which those
         away from the regions are still there. A pile read wrong while a hand was near it
         is read again once the table settles: the hand's going changes its pixels.
-        ``changed``: where the pixels changed, when ``regions`` take in more (the indices of
-        faces read again): backs are looked for again by these. A camera leaning far from overhead has its
-        frame read upright (:mod:`vision.mat.upright`); the cards are in ``image``'s pixels
-        all the same."""
+        ``changed``: where the pixels changed, when ``regions`` take in more (the indices
+        of faces read again): backs are looked for again by these. A camera leaning far
+        from overhead has its frame read upright (:mod:`vision.mat.upright`); the cards are
+        in ``image``'s pixels all the same."""
         upright = self._upright_view(calibration, (image.shape[1], image.shape[0]))
         if upright is None:
             return self._find(image, calibration, regions, kept, changed)
