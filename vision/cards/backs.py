@@ -322,8 +322,8 @@ def _backs(mat: _Mat, paper_fraction: float) -> list[FoundCard]:
 
 
 PICTURE = (0.08, 0.4)
-"""A court's picture is this share of its card's area (a frame of about 0.6 x 0.7 of the
-card in the decks drawn; at the back finder's scale, dev seed 2059's two jacks 0.13-0.2)."""
+"""What stands out of a court's picture on a light mat is this share of its card's area
+(dev seed 2059's two jacks, at the back finder's scale: 0.13-0.2)."""
 
 
 PICTURE_TURNS = tuple(range(0, 180, 15))
