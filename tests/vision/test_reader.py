@@ -461,9 +461,9 @@ def test_a_face_laid_over_a_backs_corner_has_that_back_looked_for_again_where_it
     # A back's pixels change only where the face now lies, and its middle may lie well away
     # from them: it is looked for again over the whole box it lay in (its middle there), and
     # found; a back the change does not reach is kept as it was, not looked for.
-    calls = _boxes_backs_looked_for_in(monkeypatch)
     import vision.reader
 
+    calls = _boxes_backs_looked_for_in(monkeypatch)
     changes = []
     backs_again = vision.reader._backs_again
 

@@ -249,11 +249,15 @@ class MatCalibrator:
             return False
         return int(np.count_nonzero((cells > (lo + hi) / 2) != self._cells[marker_id])) <= 1
 
-    def track(self, gray: np.ndarray, mat_to_image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The markers found where ``mat_to_image`` says they are: ids and refined corners."""
+    def _markers_at(self, mat_to_image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The layout's marker ids (M,) and their corners (M, 4, 2) where ``mat_to_image`` puts them."""
         ids = np.array([m.id for m in self.layout.markers], np.int32)
         mm = np.array([self._points[int(i)] for i in ids], np.float64).reshape(-1, 1, 2)
-        predicted = cv2.perspectiveTransform(mm, mat_to_image).reshape(-1, 4, 2)
+        return ids, cv2.perspectiveTransform(mm, mat_to_image).reshape(-1, 4, 2)
+
+    def track(self, gray: np.ndarray, mat_to_image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The markers found where ``mat_to_image`` says they are: ids and refined corners."""
+        ids, predicted = self._markers_at(mat_to_image)
         h, w = gray.shape[:2]
         inside = ((predicted[..., 0] > 8) & (predicted[..., 0] < w - 9) & (predicted[..., 1] > 8)
                   & (predicted[..., 1] < h - 9)).all(1)
@@ -271,8 +275,7 @@ class MatCalibrator:
         calibration in use puts it? (Never calibrated: it may have, anywhere.)"""
         if self.current.mat_to_image is None:
             return True
-        mm = np.array([self._points[m.id] for m in self.layout.markers], np.float64).reshape(-1, 1, 2)
-        quads = cv2.perspectiveTransform(mm, self.current.mat_to_image).reshape(-1, 4, 2)
+        _, quads = self._markers_at(self.current.mat_to_image)
         lo, hi = quads.min(axis=1) - MARKER_MARGIN_PX, quads.max(axis=1) + MARKER_MARGIN_PX
         return any(bool(((lo[:, 0] <= x1) & (x0 <= hi[:, 0]) & (lo[:, 1] <= y1) & (y0 <= hi[:, 1])).any())
                    for x0, y0, x1, y1 in changed)
