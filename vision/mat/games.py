@@ -28,6 +28,7 @@ from vision.mat.layout import (
     check_fits,
     corner_markers,
     custom_layout,
+    markers_round_zones,
     paper_size,
 )
 from vision.mat.pool import is_board_config, pool_layout
@@ -248,12 +249,7 @@ def _crapo_on(width: float, height: float, paper: str, card_mm: tuple[float, flo
         check_fits("crapo", width, height, zones, markers, paper)
     except MatTooSmall:
         return None
-    occupancy = Occupancy(width, height)
-    for zone in zones:
-        occupancy.take(zone.rect, 4.0)
-    for marker in markers:
-        occupancy.take(marker.rect, marker.clearance)
-    all_markers = add_edge_markers(occupancy, markers, width, height, base + 4)
+    all_markers = markers_round_zones(zones, markers, width, height, base + 4)
     return MatLayout("crapo", width, height, tuple(zones), tuple(all_markers), 2, paper, card_mm)
 
 

@@ -374,6 +374,19 @@ def add_edge_markers(
     return markers + added
 
 
+def markers_round_zones(zones: Sequence[Zone], markers: list[Marker], width: float, height: float,
+                        next_id: int) -> list[Marker]:
+    """``markers`` and the edge markers (:func:`add_edge_markers`, ids from ``next_id``) that
+    fit where the sheet is free: clear of every zone by 4 mm and of every marker by its
+    quiet zone."""
+    occupancy = Occupancy(width, height)
+    for zone in zones:
+        occupancy.take(zone.rect, 4.0)
+    for marker in markers:
+        occupancy.take(marker.rect, marker.clearance)
+    return add_edge_markers(occupancy, markers, width, height, next_id)
+
+
 def custom_layout(
     game: str,
     zones: Iterable[Any],
@@ -396,10 +409,5 @@ def custom_layout(
     zone_list = [z if isinstance(z, Zone) else zone_from_json(z, f"{game}: zones[{i}]") for i, z in enumerate(zones)]
     markers = corner_markers(width, height, marker_base)
     check_fits(game, width, height, zone_list, markers, paper)
-    occupancy = Occupancy(width, height)
-    for zone in zone_list:
-        occupancy.take(zone.rect, 4.0)
-    for marker in markers:
-        occupancy.take(marker.rect, marker.clearance)
-    markers = add_edge_markers(occupancy, markers, width, height, marker_base + 4)
+    markers = markers_round_zones(zone_list, markers, width, height, marker_base + 4)
     return MatLayout(game, width, height, tuple(zone_list), tuple(markers), None, paper, card_mm)
