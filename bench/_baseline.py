@@ -5,6 +5,8 @@ starts with ``_``)."""
 
 from __future__ import annotations
 
+import os
+import platform
 import statistics
 import time
 from collections.abc import Callable
@@ -30,6 +32,17 @@ def baseline_ms() -> float:
     image = np.random.default_rng(0).integers(0, 255, (720, 1280, 3), np.uint8)
     H = np.array([[1.01, 0.02, -5], [0.01, 0.99, 3], [1e-5, 2e-5, 1]])
     return timed(lambda: cv2.warpPerspective(image, H, SIZE), 30)
+
+
+def start(what: str = "") -> float:
+    """How a vision benchmark starts: OpenCV on one thread, the machine and the libraries
+    printed, and the yardstick (:func:`baseline_ms`) measured and printed; its ms."""
+    cv2.setNumThreads(1)
+    print(f"machine: {platform.machine()} {os.cpu_count()} cpu, Python {platform.python_version()}, "
+          f"OpenCV {cv2.__version__}, numpy {np.__version__}, one thread{what}")
+    base = baseline_ms()
+    print(f"baseline: cv2.warpPerspective 1280x720 BGR = {base:.2f} ms")
+    return base
 
 
 def pct(a: int, b: int) -> str:

@@ -37,7 +37,6 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
-import platform  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
@@ -49,7 +48,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from _baseline import baseline_ms, pct  # noqa: E402
+from _baseline import pct, start  # noqa: E402
 from vision_hands import LAMPS  # noqa: E402
 
 from companion.crok_catalogs import shipped_catalog  # noqa: E402
@@ -298,11 +297,7 @@ def main() -> None:
     parser.add_argument("--battles", type=int, default=150)
     parser.add_argument("--followed", type=int, default=40, help="boards followed through a change")
     args = parser.parse_args()
-    cv2.setNumThreads(1)
-    print(f"{platform.machine()} {os.cpu_count()} cpu, Python {platform.python_version()}, "
-          f"OpenCV {cv2.__version__}, numpy {np.__version__}; one thread")
-    base = baseline_ms()
-    print(f"baseline: 1280x720 warpPerspective {base:.2f} ms")
+    base = start()
     renderer = SceneRenderer()
     if args.boards:
         pool_figures(args.boards, renderer, base)

@@ -11,7 +11,6 @@ between where a zone centre really is and where the calibration maps its image.
 from __future__ import annotations
 
 import argparse
-import platform
 import resource
 import statistics
 import sys
@@ -24,7 +23,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from _baseline import SIZE, baseline_ms, timed  # noqa: E402
+from _baseline import SIZE, start, timed  # noqa: E402
 
 from vision.mat import mat_layout  # noqa: E402
 from vision.mat.calibration import MatCalibrator  # noqa: E402
@@ -161,11 +160,7 @@ def main() -> None:
     parser.add_argument("--scenes", type=int, default=60)
     parser.add_argument("--frames", type=int, default=40)
     args = parser.parse_args()
-    cv2.setNumThreads(1)
-    print(f"machine: {platform.machine()} {platform.processor() or ''} python {platform.python_version()}, "
-          f"OpenCV {cv2.__version__}, numpy {np.__version__}, one thread")
-    base = baseline_ms()
-    print(f"baseline: cv2.warpPerspective 1280x720 BGR = {base:.2f} ms")
+    base = start()
     bench_renderer(args.scenes, base)
     bench_calibration(args.frames, base)
     bench_stability(args.frames, base)
