@@ -13,7 +13,8 @@ handed out again at the cost of a small frame difference.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from copy import deepcopy
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -153,6 +154,29 @@ def _sighting(card: FoundCard, calibration: Calibration | None, layout: MatLayou
     )
 
 
+class _PerCalibration:
+    """What follows from the calibration in use and the frame's size alone (how far the
+    camera leans, whether its frames are read upright, what is said of it), worked out once
+    for each: a camera followed keeps its calibration object from frame to frame while no
+    marker's pixels change (:meth:`vision.mat.calibration.MatCalibrator.update`). Measured
+    on every frame read, it took three looks at the mat's foreshortening, about half a
+    millisecond of a card played (docs/benchmarks.md, session 65)."""
+
+    def __init__(self) -> None:
+        self._of: Calibration | None = None
+        self._size: tuple[int, int] = (0, 0)
+        self._known: dict[str, Any] = {}
+
+    def get(self, what: str, calibration: Calibration, size: tuple[int, int], work: Callable[[], Any]) -> Any:
+        """``what`` for ``calibration`` (a frozen value: the same object, the same mapping)
+        and ``size``: ``work()`` the first time."""
+        if calibration is not self._of or size != self._size:
+            self._of, self._size, self._known = calibration, size, {}
+        if what not in self._known:
+            self._known[what] = work()
+        return self._known[what]
+
+
 @dataclass
 class _Cache:
     cards: list[FoundCard] = field(default_factory=list)
@@ -180,6 +204,7 @@ class CardReader:
         self.calibrator = MatCalibrator(layout) if layout is not None and layout.markers else None
         self.gate = gate or StabilityGate()
         self._cache = _Cache()
+        self._per_calibration = _PerCalibration()
 
     # -- one picture -----------------------------------------------------------------------
     def _card_size_px(self, calibration: Calibration, layout: MatLayout) -> tuple[float, float]:
@@ -265,9 +290,11 @@ class CardReader:
 
     def _upright_view(self, calibration: Calibration | None, size: tuple[int, int]) -> UprightView | None:
         """How a frame of ``size`` (w, h) is read upright, or None: as it is."""
-        if self.layout is None or calibration is None or not self._sees_mat(calibration):
+        layout = self.layout
+        if layout is None or calibration is None or not self._sees_mat(calibration):
             return None
-        return upright_view(calibration, size, self.layout.size_mm, self.shape.height, self.slant_limit)
+        return self._per_calibration.get("upright", calibration, size, lambda: upright_view(
+            calibration, size, layout.size_mm, self.shape.height, self.slant_limit))
 
     def _find(self, image: np.ndarray, calibration: Calibration | None, regions: tuple[Region, ...] | None,
               kept: Sequence[FoundCard], changed: tuple[Region, ...] | None) -> list[FoundCard]:
@@ -346,6 +373,13 @@ class CardReader:
         out of focus, however still the table."""
         if calibration is None or not calibration.ok or self.layout is None:
             return {}
+        # a copy: each observation's extras are its own
+        return deepcopy(self._per_calibration.get("setup", calibration, size,
+                                                  lambda: self._measure_camera(calibration, size)))
+
+    def _measure_camera(self, calibration: Calibration, size: tuple[int, int]) -> dict[str, Any]:
+        """:meth:`_camera_setup`, measured."""
+        assert self.layout is not None
         width, height = self._card_size_px(calibration, self.layout)
         # how far the camera leans from overhead, and whether its frames are read upright
         lean = lean_deg(calibration, self.layout.size_mm)

@@ -146,3 +146,28 @@ def test_following_a_leaning_camera_reads_again_only_where_the_table_changed(cro
     assert [set(o.changed_zones) for o in seen[5:] if o.changed_zones] == [{"discard", "seat0/slot3"}]
     assert sorted((c.zone or "", str(c.code)) for c in live.cards) == \
         sorted((c.zone or "", str(c.code)) for c in fresh.cards)
+
+
+def test_what_a_kept_calibration_says_of_the_camera_is_worked_out_once(croc, monkeypatch):
+    # Followed, the camera keeps its calibration while no marker's pixels change: how far
+    # it leans, and whether its frames are read upright, are the same, and are not
+    # measured again; a new calibration is measured anew.
+    import vision.reader as reader_module
+
+    looks = []
+    real = reader_module.upright_view
+    monkeypatch.setattr(reader_module, "upright_view", lambda *a, **k: looks.append(a[0]) or real(*a, **k))
+    camera = _leaning(croc, 35.0)
+    before = _table()
+    after = TableState(zones={**before.zones, "seat0": ["7h", down("Kd"), "2c"]})  # far from the markers
+    frames = [render(table_scene(croc, state, camera=camera, seed=4)).image for state in (before, after)]
+    reader = CardReader(croc)
+    seen = [reader.read(Frame(image, t_ns=1000 * i, index=i, source="test"))
+            for i, image in enumerate([frames[0]] * 5 + [frames[1]] * 5)]
+    first, then = [o for o in seen if o.changed_zones]
+    assert then.changed_zones == ("seat0/slot3",)
+    assert first.extras["upright"] is True and 30 < first.extras["lean_deg"] < 40
+    assert len(looks) == 1  # two frames read, each twice asked (to read it, to describe the camera)
+    assert then.extras == first.extras and then.extras is not first.extras  # each observation's own
+    reader.read_image(render(table_scene(croc, before, camera=_leaning(croc, -35.0), seed=5)).image)
+    assert len(looks) == 2 and looks[1] is not looks[0]  # another camera, another calibration: measured
