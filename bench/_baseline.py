@@ -34,12 +34,12 @@ def baseline_ms() -> float:
     return timed(lambda: cv2.warpPerspective(image, H, SIZE), 30)
 
 
-def start(what: str = "") -> float:
+def start() -> float:
     """How a vision benchmark starts: OpenCV on one thread, the machine and the libraries
     printed, and the yardstick (:func:`baseline_ms`) measured and printed; its ms."""
     cv2.setNumThreads(1)
     print(f"machine: {platform.machine()} {os.cpu_count()} cpu, Python {platform.python_version()}, "
-          f"OpenCV {cv2.__version__}, numpy {np.__version__}, one thread{what}")
+          f"OpenCV {cv2.__version__}, numpy {np.__version__}, one thread")
     base = baseline_ms()
     print(f"baseline: cv2.warpPerspective 1280x720 BGR = {base:.2f} ms")
     return base
