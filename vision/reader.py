@@ -373,7 +373,7 @@ class CardReader:
         out of focus, however still the table."""
         if calibration is None or not calibration.ok or self.layout is None:
             return {}
-        # a copy: each observation's extras are its own
+        # a copy: what is written into one observation's extras never reaches the next read's
         return deepcopy(self._per_calibration.get("setup", calibration, size,
                                                   lambda: self._measure_camera(calibration, size)))
 
