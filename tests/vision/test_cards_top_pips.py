@@ -3,13 +3,25 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 import pytest
 
 from vision.cards.detect import CardFinder, FoundCard
 from vision.cards.indices import CODES
+from vision.cards.net import IndexNet
 from vision.cards.pips import most_log_odds
-from vision.cards.top_pips import top_pip_likeness, weigh_top_pips
+from vision.cards.top_pips import (
+    INDEX_CAP,
+    NET_WEIGHTS,
+    NET_WEIGHTS_SHA256,
+    PATCH,
+    default_top_pip_net,
+    pip_log_odds,
+    shown_top_pips,
+    weigh_top_pips,
+)
 from vision.render.camera import overhead_camera
 from vision.render.scene import CardPlacement, Scene, render
 
@@ -31,45 +43,76 @@ def _fanned(code: str, step_mm: float, over: str = "9h",
     return r.image, np.array(r.truth[0].corners), np.array(r.truth[1].corners)
 
 
+def _odds(image: np.ndarray, corners: np.ndarray, over: list[np.ndarray]) -> np.ndarray:
+    """Each top pip's log-odds of a club, as the shipped net reads what shows of it."""
+    return pip_log_odds(default_top_pip_net(), shown_top_pips(image, corners, over))
+
+
+def _weigh(probs: np.ndarray, image: np.ndarray, corners: np.ndarray, over: np.ndarray) -> np.ndarray:
+    return weigh_top_pips(probs, image, corners, [over], default_top_pip_net())
+
+
 @pytest.mark.parametrize("rank", ["2", "4", "7", "T"])
 @pytest.mark.parametrize("step_mm", [25.0, 17.0])
 def test_the_top_pips_of_a_covered_card_tell_a_club_from_a_spade(rank, step_mm):
     # 25 mm down: the top row shows whole; 17 mm: cut off by the edge of the card over it
     for suit, sign in (("c", 1), ("s", -1)):
         image, corners, over = _fanned(rank + suit, step_mm)
-        likeness = top_pip_likeness(image, corners, [over])
-        assert 1 <= len(likeness) <= 3, (rank + suit, step_mm, likeness)
-        assert sign * np.mean(likeness) > 0, (rank + suit, step_mm, likeness)
+        odds = _odds(image, corners, [over])
+        assert 1 <= len(odds) <= 3, (rank + suit, step_mm, odds)
+        assert sign * np.mean(odds) > 0, (rank + suit, step_mm, odds)
 
 
 def test_the_pips_of_the_card_over_it_are_not_its_own():
     # a black card over a spade, its own top pips hidden, only the strip with the index in view:
     # the club's pips lie in the spade's outline but not in what shows of it
     image, corners, over = _fanned("8s", 9.0, over="8c")
-    assert top_pip_likeness(image, corners, [over]) == []
+    assert len(_odds(image, corners, [over])) == 0
     # told nothing of the card over it, they would be taken for the spade's
-    assert np.mean(top_pip_likeness(image, corners, [])) > 0
+    assert np.mean(_odds(image, corners, [])) > 0
 
 
-def test_too_little_of_a_pip_says_nothing():
-    # the tips of the top pips only: a spade's point and a club's top lobe are alike
-    image, corners, over = _fanned("6s", 12.0)
-    assert top_pip_likeness(image, corners, [over]) == []
+@pytest.mark.parametrize("rank", ["2", "6", "T"])
+def test_the_tops_of_the_pips_alone_tell_a_club_from_a_spade(rank):
+    # 15 mm down, a third of each top pip shows: a club's round top lobe, a spade's point
+    for suit, sign in (("c", 1), ("s", -1)):
+        image, corners, over = _fanned(rank + suit, 15.0)
+        pips = shown_top_pips(image, corners, [over])
+        assert pips and all(p.cut and p.height < 0.5 * p.pip_size for p in pips), (rank + suit, pips)
+        assert (sign * _odds(image, corners, [over])).min() > 0, (rank + suit, _odds(image, corners, [over]))
+
+
+def test_no_pip_in_view_says_nothing():
+    # 10 mm down: only the index's strip shows
+    image, corners, over = _fanned("6s", 10.0)
+    assert len(_odds(image, corners, [over])) == 0
+    probs = code_probs(_6c=0.6, _6s=0.4)
+    assert _weigh(probs, image, corners, over) is probs
 
 
 def test_a_doubtful_index_is_tipped_by_the_top_pips():
     image, corners, over = _fanned("7s", 20.0)
     probs = code_probs(_7c=0.6, _7s=0.4)
-    weighed = weigh_top_pips(probs, image, corners, [over])
+    weighed = _weigh(probs, image, corners, over)
     assert weighed[CODES.index("7s")] > 0.5 > weighed[CODES.index("7c")]
     assert only_black_pair_moved(probs, weighed, "7")
-    # a sure index is moved at most as far as the pips in view may (most_log_odds)
+    # a sure index counts for INDEX_CAP at most, then moves at most as far as the pips in
+    # view may (most_log_odds)
     sure = code_probs(_7c=0.9999, _7s=0.0001)
-    after = weigh_top_pips(sure, image, corners, [over])
+    after = _weigh(sure, image, corners, over)
     club, spade = CODES.index("7c"), CODES.index("7s")
-    moved = np.log(sure[club] / sure[spade]) - np.log(after[club] / after[spade])
-    shown = len(top_pip_likeness(image, corners, [over]))
-    assert 0 < moved <= most_log_odds(shown) + 1e-6
+    odds = np.log(after[club] / after[spade])
+    shown = len(_odds(image, corners, [over]))
+    assert INDEX_CAP - most_log_odds(shown) - 1e-6 <= odds < INDEX_CAP
+    assert only_black_pair_moved(sure, after, "7")
+
+
+def test_an_index_sure_and_wrong_is_put_right_by_plain_top_pips():
+    # the index net and its witnesses read the same 5 px suit and can be sure together and
+    # wrong (dev seed 2195's covered five of clubs, read a spade past 1e-7)
+    image, corners, over = _fanned("5c", 20.0)
+    probs = code_probs(_5s=1 - 3e-8, _5c=3e-8)
+    assert CODES[int(np.argmax(_weigh(probs, image, corners, over)))] == "5c"
 
 
 def test_top_pips_are_weighed_only_for_a_black_two_to_ten():
@@ -78,7 +121,7 @@ def test_top_pips_are_weighed_only_for_a_black_two_to_ten():
                   code_probs(_Qc=0.7, _Qs=0.3),  # a court's picture is no pips
                   code_probs(_Ac=0.7, _As=0.3),  # an ace's one pip is in its middle, hidden
                   code_probs(_7c=0.45, _7s=0.2, _Jc=0.35)):  # the rank in doubt
-        assert weigh_top_pips(probs, image, corners, [over]) is probs
+        assert _weigh(probs, image, corners, over) is probs
 
 
 def test_the_finder_settles_a_covered_card_on_its_top_pips():
@@ -95,3 +138,18 @@ def test_the_finder_settles_a_covered_card_on_its_top_pips():
     alone = FoundCard("5s", 0.55, corners, found["5c"].indices, covered=True, probs=code_probs(_5s=0.55, _5c=0.45))
     finder.weigh_pips(image, [alone], others=[found["9h"]])
     assert alone.code == "5c"
+
+
+def test_the_shipped_weights_are_the_file_their_provenance_names():
+    # vision.cards.top_pips.NET_WEIGHTS_SHA256 says which command made them
+    assert hashlib.sha256(NET_WEIGHTS.read_bytes()).hexdigest() == NET_WEIGHTS_SHA256
+
+
+def test_weights_made_for_another_patch_are_refused(tmp_path):
+    from vision.cards.net import Shape, WeightsError, init_params
+
+    bad = tmp_path / "top.npz"
+    IndexNet(init_params(Shape(channels=(4, 8, 8), hidden=8, height=24, width=24), np.random.default_rng(0)),
+             Shape(channels=(4, 8, 8), hidden=8, height=24, width=24)).save(bad)
+    with pytest.raises(WeightsError, match="24x24"):
+        IndexNet.load(bad, (PATCH, PATCH))

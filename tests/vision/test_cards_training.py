@@ -241,3 +241,24 @@ def test_an_index_with_only_its_suits_tip_covered_is_legible():
     assert len(jack) == 2 and all(t.whole and t.legible for t in jack)
     # seed 2310: a five of clubs with one index legible, the other covered to its rank
     assert sorted((t.whole, t.legible) for t in _indices_of(2310, "5c")) == [(False, False), (False, True)]
+
+
+def test_the_top_pip_script_learns_from_the_pips_the_reader_would_weigh(tmp_path: Path, capsys):
+    from vision.cards.top_pips import PATCH
+    from vision.train.scenes import TRAIN_SEED_BASE
+    from vision.train.train_top_pips import SEED_OFFSET, scene_pips
+    from vision.train.train_top_pips import main as top_main
+
+    first = TRAIN_SEED_BASE + SEED_OFFSET + 100_000
+    parts = [scene_pips(seed) for seed in range(first, first + 12)]
+    patches = np.concatenate([p[0] for p in parts])
+    clubs = np.concatenate([p[1] for p in parts])
+    # both suits, each pip's ink within where it is in view
+    assert patches.shape[1:] == (PATCH, PATCH, 2) and len(patches) == len(clubs) >= 10
+    assert 0 < clubs.mean() < 1
+    assert np.all(patches[..., 0] <= patches[..., 1] + 1e-6)
+    out = tmp_path / "top.npz"
+    assert top_main(["--out", str(out), "--scenes", "12", "--val-scenes", "4", "--epochs", "1",
+                     "--workers", "1"]) == 0
+    assert IndexNet.load(out, (PATCH, PATCH)).shape.height == PATCH
+    assert "training pips" in capsys.readouterr().err

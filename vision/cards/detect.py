@@ -35,7 +35,7 @@ from vision.cards.net import IndexNet
 from vision.cards.pips import weigh_pips
 from vision.cards.proposals import DEFAULT_SEARCH, GlyphSearch, propose
 from vision.cards.soft import default_soft_net
-from vision.cards.top_pips import weigh_top_pips
+from vision.cards.top_pips import default_top_pip_net, weigh_top_pips
 from vision.cards.whole import UNSURE, default_whole_card_net, weighed_whole, whole_card_probabilities
 
 
@@ -572,7 +572,8 @@ class CardFinder:
     def __init__(self, reader: IndexReader | None = None, shape: CardShape = POKER,
                  min_confidence: float = 0.5, black_suits: IndexNet | None = None,
                  soft: IndexReader | None = None, soft_black_suits: IndexNet | None = None,
-                 soft_wide_black_suits: IndexNet | None = None, whole: IndexNet | None = None) -> None:
+                 soft_wide_black_suits: IndexNet | None = None, whole: IndexNet | None = None,
+                 top_pips: IndexNet | None = None) -> None:
         self.reader = reader or IndexReader()
         self.shape = shape
         self.min_confidence = min_confidence
@@ -585,6 +586,9 @@ class CardFinder:
             default_soft_wide_black_suit_net() if reader is None else None)
         # a card seen whole (``vision.cards.whole``): a taught deck's faces are its own
         self.whole = whole or (default_whole_card_net() if reader is None else None)
+        # a covered card's top pips (``vision.cards.top_pips``) are pips, whatever the deck;
+        # loaded when first asked, so that the script making them can watch a reader
+        self._top_pips = top_pips
 
     def readings(self, image: np.ndarray, search: GlyphSearch = DEFAULT_SEARCH,
                  mask: np.ndarray | None = None, soft: bool = False) -> list[IndexReading]:
@@ -674,6 +678,12 @@ class CardFinder:
             card.probs = weighed_whole(probs, whole)
             card.settle(*decide(card.probs), self.min_confidence)
 
+    def weigh_top_pips(self, probs: np.ndarray, image: np.ndarray, corners: np.ndarray,
+                       over: Sequence[np.ndarray]) -> np.ndarray:
+        """``probs`` of the covered card at ``corners``, the cards ``over`` it (outlines), with
+        its top pips' word weighed in (:func:`vision.cards.top_pips.weigh_top_pips`)."""
+        return weigh_top_pips(probs, image, corners, over, self._top_pips or default_top_pip_net())
+
     def weigh_pips(self, image: np.ndarray, cards: list[FoundCard],
                    others: Sequence[FoundCard] = ()) -> list[FoundCard]:
         """Weigh in the pips of the number cards in full view (``vision.cards.pips``), and
@@ -688,7 +698,7 @@ class CardFinder:
             if card.probs is None:
                 continue
             if card.covered:
-                probs = weigh_top_pips(card.probs, image, card.corners, _over(card, [*cards, *others]))
+                probs = self.weigh_top_pips(card.probs, image, card.corners, _over(card, [*cards, *others]))
             else:
                 probs = weigh_pips(card.probs, image, card.corners)
             if probs is not card.probs:

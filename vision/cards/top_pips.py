@@ -5,69 +5,55 @@ its middle: the first row of a number card's pips (one pip for a two or a three,
 a four on, and a seven's or eight's middle pip just under them), most often cut off by
 the edge of the card over it. The suit in the index is about 5 px tall there, and the
 index alone mixes up a club and a spade more than any other pair of codes; those pips
-are twice its size. What shows of each is compared with a club's and a spade's outline
-over the part in view only: a club's round top lobe and its side lobes against a spade's
-point widening into its leaf.
+are twice its size. Even their top few rows tell: a club's round top lobe is wide where a
+spade's point is narrow.
 
-The pips' mean preference, counted more the more pips show, is one more look at the card,
-weighed with its index's reading as :func:`vision.cards.pips.weigh_pips` weighs a card's
-middle in full view.
+Each pip that shows is cut out on a grid set by the card's size, with where it is in view
+beside its ink, and a small network (the index net's layers, trained on the pips the reader
+itself finds in rendered tables: ``vision.train.train_top_pips``) gives its odds of club
+against spade. Until session 66 the part in view was compared with a club's and a spade's
+drawn outlines, and only pips showing half their height were asked: on pips cut at their
+true outlines nudged a pixel, that read the sign right for 86 % of those and 81 % once the
+tops are asked too, where a network of this shape reads 97.6 %. The shipped one reads
+93.8 % of the pips the reader finds in other tables, 99.6 % of those it gives odds past e^5
+(docs/benchmarks.md, session 66). Their mean, counted more the more pips show, is one more
+look at the card, weighed with its index's reading as :func:`vision.cards.pips.weigh_pips`
+weighs a card's middle in full view.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 
 import cv2
 import numpy as np
 
 from vision.blobs import components
+from vision.cards.black_suits import clubs_against_spades
 from vision.cards.geometry import upright
+from vision.cards.net import IndexNet
 from vision.cards.pips import (
     PIP_COLUMNS,
     PIP_HEIGHT,
     RED_PIP,
-    black_suit_tipped,
     card_and_ink,
-    club_log_odds,
+    most_log_odds,
     redness,
     sure_black_pair,
 )
-from vision.suits import draw_pip
 
 TOP_ROW = (0.10, 0.04, 0.90, 0.34)
 """Where a covered card's top pips are looked for (left, top, right, bottom, share of the
 card): below the card's edge, right of the index, down to the first row's lower edge and
 the middle pip under it; what lies further down is cut off here."""
 
-SHOWN = 0.45
-"""A pip shows at least this share of its width in height: the tip of a spade and the top
-lobe of a club alone are alike."""
-
-ASPECTS = (0.7, 0.8, 0.9)
-"""A pip's width over its height, in the decks looked at."""
-
-CUT_HEIGHTS = (1.0, 1.15, 1.3)
-"""A pip cut off below shows its width (a club's is its side lobes', a spade's its leaf's,
-mostly in view) but not its height: tried this many times the height its width makes at
-each aspect."""
-
-NUDGES = (-1, 0, 1)
-"""A pip's outline is laid over it at these offsets (px, across and down) from where the
-blob's box puts it: a pip 10 px wide is found a pixel off as often as not, and then
-matches the other suit's outline better. On the training-like scenes below, a club's
-likeness lay above a spade's for 85 % of pairs laid where the box says, 95 % with these
-offsets."""
-
-WEIGHT = 60.0
-"""Log-odds of club against spade per unit of mean likeness, per square root of pips shown.
-Covered black number cards of 300 training-like rendered scenes (seeds 2000-2299), still
-frames: about half show enough of a pip; a card's mean likeness, clubs 0.029 on median,
-spades -0.020. Weighed at 40 to 100, the index's black suit was put right for 5 to 7 more
-cards than it was put wrong for; at 60 the reader as a whole reads 1568 of those scenes'
-1652 covered cards right, 1563 without the top pips (isolated 1006 against 1005, extras as
-before)."""
-
+TIP_WIDTH, TIP_ROWS, TIP_AREA = 0.25, 2, 0.04
+"""A pip shows at least this much of itself (its width over a whole pip's height, rows,
+area over a whole pip's height squared): from the top of a spade's point or of a club's
+top lobe down, what shows is judged by the network."""
 
 def _in_view(card_px: tuple[int, int], corners: np.ndarray, over: Sequence[np.ndarray]) -> np.ndarray:
     """(h, w) uint8, 1 where the upright card shows: not under the cards ``over`` it (their
@@ -81,34 +67,30 @@ def _in_view(card_px: tuple[int, int], corners: np.ndarray, over: Sequence[np.nd
     return cv2.erode(shown, np.ones((3, 3), np.uint8), borderType=cv2.BORDER_CONSTANT, borderValue=1)
 
 
-def _outlines(suit: str, size: tuple[int, int], top: float, cx: float, height: float,
-              aspect: float) -> np.ndarray:
-    """(len(NUDGES)**2, h, w) the pip of ``suit``, ``height`` px tall, its top at ``top``
-    and its middle at ``cx``, at every nudge: drawn once on a canvas NUDGE px larger all
-    round and cut at each offset."""
-    pad = max(NUDGES)
-    h, w = size
-    canvas = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
-    draw_pip(canvas, suit, (cx + pad, top + pad + height / 2), height, (255, 255, 255), aspect=aspect)
-    return np.stack([canvas[pad - dy : pad - dy + h, pad - dx : pad - dx + w]
-                     for dy in NUDGES for dx in NUDGES]).astype(np.float32) / 255
+@dataclass(frozen=True)
+class ShownPip:
+    """What shows of one black top pip of a covered card: its ink alone (0..1) in a box a
+    little larger than the blob, where that box is in view, and where the pip sits in it."""
+
+    ink: np.ndarray
+    in_view: np.ndarray
+    top: float
+    """The blob's top row in the box (px)."""
+    cx: float
+    """The blob's middle across the box (px)."""
+    width: int
+    height: int
+    """How tall the blob shows (px): its whole height unless ``cut``."""
+    pip_size: float
+    """How tall a whole pip of this card would be (px), from the card's size."""
+    cut: bool
+    """The pip runs on under the edge of a card over it."""
 
 
-def _best_match(blob: np.ndarray, shown: np.ndarray, outlines: np.ndarray) -> float:
-    """The highest correlation of ``blob`` with any of ``outlines`` over the pixels shown."""
-    a = blob[shown]
-    a = a - a.mean()
-    b = outlines[:, shown]
-    b = b - b.mean(axis=1, keepdims=True)
-    norms = np.linalg.norm(b, axis=1) * max(float(np.linalg.norm(a)), 1e-6)
-    return float(np.max(b @ a / np.maximum(norms, 1e-6)))
-
-
-def top_pip_likeness(image: np.ndarray, corners: np.ndarray, over: Sequence[np.ndarray] = ()) -> list[float]:
-    """For every black pip that shows enough of itself in the top row of the card at
-    ``corners`` (image px, clockwise from the top-left as its index reads), the cards
-    ``over`` it (outlines) hiding what they cover: how much more it looks like a club than
-    a spade (a difference of correlations, -2..2)."""
+def shown_top_pips(image: np.ndarray, corners: np.ndarray, over: Sequence[np.ndarray] = ()) -> list[ShownPip]:
+    """Every black pip that shows enough of itself in the top row of the card at ``corners``
+    (image px, clockwise from the top-left as its index reads), the cards ``over`` it
+    (outlines) hiding what they cover."""
     # one paper level: a covered card's outline takes in the cards over it, and a plane
     # fitted to them all named a dim room's covered ten of clubs a spade (docs/benchmarks.md,
     # session 52)
@@ -126,8 +108,8 @@ def top_pip_likeness(image: np.ndarray, corners: np.ndarray, over: Sequence[np.n
     out = []
     for k in range(1, n):
         x, y, w, hh, area = stats[k]
-        if not 0.45 * pip_h < w < 1.5 * pip_h or area < 0.1 * pip_h * pip_h or hh < SHOWN * w:
-            continue  # a speck, a stroke, a picture, or too little of a pip
+        if not TIP_WIDTH * pip_h < w < 1.5 * pip_h or hh < TIP_ROWS or area < TIP_AREA * pip_h * pip_h:
+            continue  # a speck, a stroke, a picture
         if x <= x0 or y <= y0 or x + w >= x1:
             continue  # cut by the window: the index, the card's frame
         if not PIP_COLUMNS[0] < centres[k][0] / W < PIP_COLUMNS[1]:
@@ -136,30 +118,82 @@ def top_pip_likeness(image: np.ndarray, corners: np.ndarray, over: Sequence[np.n
         if redness(card[box], labels[box] == k) - paper > RED_PIP:
             continue  # the red pip of a card over it, its outline a little off
         around = np.s_[max(0, y - 2) : y + hh + 3, max(0, x - 2) : x + w + 2]
-        in_view = shown[around] > 0
         # the blob alone: other ink in its box is not this pip
         blob = ink[around] * ((labels[around] == k) | (ink[around] < 0.5))
-        cut = not shown[min(H - 1, y + hh + 1), x : x + w].all()
-        sizes = [(a, w / a * f) for a in ASPECTS for f in CUT_HEIGHTS] if cut else [(a, float(hh)) for a in ASPECTS]
-        top, cx = y - around[0].start, x + (w - 1) / 2 - around[1].start
-        match = {
-            suit: max(_best_match(blob, in_view, _outlines(suit, blob.shape, top, cx, height, aspect))
-                      for aspect, height in sizes)
-            for suit in "cs"
-        }
-        out.append(match["c"] - match["s"])
+        out.append(ShownPip(blob, shown[around] > 0, float(y - around[0].start),
+                            x + (w - 1) / 2 - around[1].start, int(w), int(hh), pip_h,
+                            not shown[min(H - 1, y + hh + 1), x : x + w].all()))
     return out
 
 
+PATCH = 16
+"""The square grid a shown pip is resampled to (px): 1.5 of a whole pip's height (from the
+card's size) across, centred on the blob, and from a fifth of it above the blob's top to
+1.3 of it below."""
+
+
+def pip_patch(pip: ShownPip) -> np.ndarray:
+    """(PATCH, PATCH, 2) float32: the pip's ink where it shows, and where it shows, on a grid
+    scaled by the card's size: a pip cut off near its top shows neither its height nor its
+    width."""
+    scale = PATCH / (1.5 * pip.pip_size)
+    m = np.array([[scale, 0, -scale * (pip.cx - 0.75 * pip.pip_size)],
+                  [0, scale, -scale * (pip.top - 0.2 * pip.pip_size)]], np.float32)
+    view = pip.in_view.astype(np.float32)
+    return np.dstack([cv2.warpAffine(src, m, (PATCH, PATCH), flags=cv2.INTER_LINEAR,
+                                     borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+                      for src in (pip.ink.astype(np.float32) * view, view)])
+
+
+NET_WEIGHTS = Path(__file__).resolve().parent / "weights" / "top_pip_net.npz"
+NET_WEIGHTS_SHA256 = "c6a70a86b4fab4a467eb936a4e076618c9fd6211db0d83d1c093e563abea0e8a"
+"""The shipped weights' file, byte for byte: ``python -m vision.train.train_top_pips
+--workers 2`` makes it at the commit that brought it (711 s on two cores; numpy 2.4.6,
+OpenCV 5.1.0; docs/benchmarks.md, session 66)."""
+
+INDEX_CAP = 6.0
+"""Where the top pips have a say, the index's own odds of club against spade count for at
+most this many log-odds: the index net and the club-or-spade witnesses look at the same
+5 px suit, so their product can be sure past 1e-7 and still wrong (dev seed 2195's covered
+five of clubs, whose top pips showed two plain clubs' top lobes). Dev still frames, covered
+cards right: seeds 2000-2299, 1619 with no cap or at 8, 1620 at 6 and at 4 (1618 before the
+network); seeds 2000-2599 at 6, 3420 against 3414 before; lone cards and reports matching
+none the same (docs/benchmarks.md, session 66)."""
+
+
+@cache
+def default_top_pip_net() -> IndexNet:
+    """The shipped weights (``vision/cards/weights/top_pip_net.npz``), loaded once."""
+    return IndexNet.load(NET_WEIGHTS, (PATCH, PATCH))
+
+
+def pip_log_odds(net: IndexNet, pips: Sequence[ShownPip]) -> np.ndarray:
+    """(N,) each pip's log-odds of a club over a spade, as ``net`` reads its patch."""
+    if not pips:
+        return np.zeros(0)
+    clubs = clubs_against_spades(net.probabilities(np.stack([pip_patch(p) for p in pips]))[1])
+    clubs = np.clip(clubs.astype(np.float64), 1e-9, 1 - 1e-9)
+    return np.log(clubs / (1 - clubs))
+
+
 def weigh_top_pips(probs: np.ndarray, image: np.ndarray, corners: np.ndarray,
-                   over: Sequence[np.ndarray] = ()) -> np.ndarray:
-    """``probs`` over CODES with the top pips' word on which black suit, when the covered
-    card at ``corners`` is most likely a black two to ten and some of its top pips show;
-    ``probs`` itself otherwise."""
+                   over: Sequence[np.ndarray], net: IndexNet) -> np.ndarray:
+    """``probs`` over CODES with the top pips' word on which black suit, as ``net`` reads
+    them, when the covered card at ``corners`` is most likely a black two to ten and some
+    of its top pips show; ``probs`` itself otherwise."""
     pair = sure_black_pair(probs, "23456789T")
     if pair is None:
         return probs
-    likeness = top_pip_likeness(image, corners, over)
-    if not likeness:
+    pips = shown_top_pips(image, corners, over)
+    if not pips:
         return probs
-    return black_suit_tipped(probs, *pair, club_log_odds(likeness, WEIGHT, bias=0.0), len(likeness))
+    club, spade = pair
+    held = np.log(max(float(probs[club]), 1e-300) / max(float(probs[spade]), 1e-300))
+    said = float(np.mean(pip_log_odds(net, pips))) * np.sqrt(len(pips))
+    cap = most_log_odds(len(pips))
+    odds = float(np.clip(held, -INDEX_CAP, INDEX_CAP) + np.clip(said, -cap, cap))
+    # only this rank's club and spade move, their sum kept: pips say which suit, not which rank
+    out = probs.copy()
+    out[club] = (probs[club] + probs[spade]) / (1 + np.exp(-odds))
+    out[spade] = probs[club] + probs[spade] - out[club]
+    return out
