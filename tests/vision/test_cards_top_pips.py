@@ -11,7 +11,7 @@ import pytest
 from vision.cards.detect import CardFinder, FoundCard
 from vision.cards.indices import CODES
 from vision.cards.net import IndexNet
-from vision.cards.pips import most_log_odds
+from vision.cards.pips import most_log_odds, weigh_pips
 from vision.cards.top_pips import (
     INDEX_CAP,
     NET_WEIGHTS,
@@ -153,3 +153,21 @@ def test_weights_made_for_another_patch_are_refused(tmp_path):
              Shape(channels=(4, 8, 8), hidden=8, height=24, width=24)).save(bad)
     with pytest.raises(WeightsError, match="24x24"):
         IndexNet.load(bad, (PATCH, PATCH))
+
+
+def test_a_card_in_full_view_is_settled_by_its_top_pips_too():
+    # a lone seven of clubs whose index is read a spade, sure past what its whole middle's
+    # pips may move it (vision.cards.pips): its top row's are weighed after them, as a
+    # covered card's
+    scene = Scene(camera=overhead_camera((200.0, 180.0), (340, 306)),
+                  cards=(CardPlacement("7c", 100, 90, 8.0),), mat_size_mm=(200.0, 180.0))
+    r = render(scene)
+    corners = np.array(r.truth[0].corners)
+    finder = CardFinder()
+    found = {c.code: c for c in finder.find(r.image)}
+    assert not found["7c"].covered
+    probs = code_probs(_7s=1 - 1e-9, _7c=1e-9)
+    assert CODES[int(np.argmax(weigh_pips(probs, r.image, corners)))] == "7s"
+    card = FoundCard("7s", 1.0, corners, found["7c"].indices, covered=False, probs=probs)
+    finder.weigh_pips(r.image, [card])
+    assert card.code == "7c"

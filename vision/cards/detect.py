@@ -678,16 +678,16 @@ class CardFinder:
             card.probs = weighed_whole(probs, whole)
             card.settle(*decide(card.probs), self.min_confidence)
 
-    def weigh_top_pips(self, probs: np.ndarray, image: np.ndarray, corners: np.ndarray,
+    def weigh_top_pips(self, card: FoundCard, probs: np.ndarray, image: np.ndarray,
                        over: Sequence[np.ndarray]) -> np.ndarray:
-        """``probs`` of the covered card at ``corners``, the cards ``over`` it (outlines), with
-        its top pips' word weighed in (:func:`vision.cards.top_pips.weigh_top_pips`)."""
-        return weigh_top_pips(probs, image, corners, over, self._top_pips or default_top_pip_net())
+        """``probs`` of ``card``, the cards ``over`` it (outlines), with its top pips' word
+        weighed in (:func:`vision.cards.top_pips.weigh_top_pips`)."""
+        return weigh_top_pips(probs, image, card.corners, over, self._top_pips or default_top_pip_net())
 
     def weigh_pips(self, image: np.ndarray, cards: list[FoundCard],
                    others: Sequence[FoundCard] = ()) -> list[FoundCard]:
         """Weigh in the pips of the number cards in full view (``vision.cards.pips``), and
-        the top pips that show of covered ones (``vision.cards.top_pips``), once their
+        the top pips that show of every one (``vision.cards.top_pips``), once their
         outlines are as good as they get; the cards, one for each. ``others``: cards found
         before, which may lie over these. A card whose two indices read as two ranks was
         two cards lying over each other: when the pips name one of them, the other, an
@@ -697,10 +697,10 @@ class CardFinder:
         for card in cards:
             if card.probs is None:
                 continue
-            if card.covered:
-                probs = self.weigh_top_pips(card.probs, image, card.corners, _over(card, [*cards, *others]))
-            else:
-                probs = weigh_pips(card.probs, image, card.corners)
+            # a card in full view shows its top pips too, and the net reads them better
+            # than the whole middle's outlines are matched (docs/benchmarks.md, session 66)
+            probs = card.probs if card.covered else weigh_pips(card.probs, image, card.corners)
+            probs = self.weigh_top_pips(card, probs, image, _over(card, [*cards, *others]))
             if probs is not card.probs:
                 was = card.code
                 card.probs = probs

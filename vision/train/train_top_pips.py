@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.cards.black_suits import clubs_against_spades
-from vision.cards.detect import CardFinder
+from vision.cards.detect import CardFinder, FoundCard
 from vision.cards.net import RANK_CLASSES, SUIT_CLASSES, IndexNet, Shape, init_params
 from vision.cards.pips import sure_black_pair
 from vision.cards.top_pips import NET_WEIGHTS, PATCH, ShownPip, pip_patch, shown_top_pips
@@ -54,10 +54,13 @@ class _Watching(CardFinder):
         super().__init__()
         self.seen: list[tuple[np.ndarray, list[ShownPip]]] = []
 
-    def weigh_top_pips(self, probs: np.ndarray, image: np.ndarray, corners: np.ndarray,
+    def weigh_top_pips(self, card: FoundCard, probs: np.ndarray, image: np.ndarray,
                        over: Sequence[np.ndarray]) -> np.ndarray:
-        if sure_black_pair(probs, "23456789T") is not None:
-            self.seen.append((np.asarray(corners, np.float64).mean(axis=0), shown_top_pips(image, corners, over)))
+        # covered cards only, as when the shipped weights were made (the reader has weighed
+        # the top pips of cards in full view too since)
+        if card.covered and sure_black_pair(probs, "23456789T") is not None:
+            self.seen.append((np.asarray(card.corners, np.float64).mean(axis=0),
+                              shown_top_pips(image, card.corners, over)))
         return probs
 
 
