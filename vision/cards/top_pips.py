@@ -18,7 +18,8 @@ tops are asked too, where a network of this shape reads 97.6 %. The shipped one 
 93.8 % of the pips the reader finds in other tables, 99.6 % of those it gives odds past e^5
 (docs/benchmarks.md, session 66). Their mean, counted more the more pips show, is one more
 look at the card, weighed with its index's reading as :func:`vision.cards.pips.weigh_pips`
-weighs a card's middle in full view.
+weighs a card's middle in full view. A card in full view shows its top row whole, and is
+asked too, after its middle (``vision.cards.detect.CardFinder.weigh_pips``).
 """
 
 from __future__ import annotations
@@ -148,8 +149,9 @@ def pip_patch(pip: ShownPip) -> np.ndarray:
 NET_WEIGHTS = Path(__file__).resolve().parent / "weights" / "top_pip_net.npz"
 NET_WEIGHTS_SHA256 = "c6a70a86b4fab4a467eb936a4e076618c9fd6211db0d83d1c093e563abea0e8a"
 """The shipped weights' file, byte for byte: ``python -m vision.train.train_top_pips
---workers 2`` makes it at the commit that brought it (711 s on two cores; numpy 2.4.6,
-OpenCV 5.1.0; docs/benchmarks.md, session 66)."""
+--workers 2`` makes it at commit 2e9db12 (711 s on two cores, and the same file again in
+1174 s beside other runs; numpy 2.4.6, OpenCV 5.1.0; docs/benchmarks.md, session 66). Its
+data are the pips the reader finds on covered cards, the reader's top pips left out."""
 
 INDEX_CAP = 6.0
 """Where the top pips have a say, the index's own odds of club against spade count for at
