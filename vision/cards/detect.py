@@ -586,8 +586,8 @@ class CardFinder:
             default_soft_wide_black_suit_net() if reader is None else None)
         # a card seen whole (``vision.cards.whole``): a taught deck's faces are its own
         self.whole = whole or (default_whole_card_net() if reader is None else None)
-        # a covered card's top pips (``vision.cards.top_pips``) are pips, whatever the deck;
-        # loaded when first asked, so that the script making them can watch a reader
+        # a card's top pips (``vision.cards.top_pips``) are pips, whatever the deck; their
+        # net is loaded when first asked, so that the script making it can watch a reader
         self._top_pips = top_pips
 
     def readings(self, image: np.ndarray, search: GlyphSearch = DEFAULT_SEARCH,

@@ -129,8 +129,8 @@ def shown_top_pips(image: np.ndarray, corners: np.ndarray, over: Sequence[np.nda
 
 PATCH = 16
 """The square grid a shown pip is resampled to (px): 1.5 of a whole pip's height (from the
-card's size) across, centred on the blob, and from a fifth of it above the blob's top to
-1.3 of it below."""
+card's size) across, centred on the blob, and as much down, from a fifth of it above the
+blob's top."""
 
 
 def pip_patch(pip: ShownPip) -> np.ndarray:
@@ -181,8 +181,8 @@ def pip_log_odds(net: IndexNet, pips: Sequence[ShownPip]) -> np.ndarray:
 def weigh_top_pips(probs: np.ndarray, image: np.ndarray, corners: np.ndarray,
                    over: Sequence[np.ndarray], net: IndexNet) -> np.ndarray:
     """``probs`` over CODES with the top pips' word on which black suit, as ``net`` reads
-    them, when the covered card at ``corners`` is most likely a black two to ten and some
-    of its top pips show; ``probs`` itself otherwise."""
+    them, when the card at ``corners`` (covered by the cards ``over`` it, or none) is most
+    likely a black two to ten and some of its top pips show; ``probs`` itself otherwise."""
     pair = sure_black_pair(probs, "23456789T")
     if pair is None:
         return probs

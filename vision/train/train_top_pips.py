@@ -146,8 +146,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(y)} training pips ({y.mean():.2f} clubs), {len(vy)} to check", file=sys.stderr, flush=True)
     net = train(x, y, args.epochs, args.seed, log=lambda m: print(m, file=sys.stderr, flush=True))
     if len(vy):
-        right = (club_odds(net, vx) > 0.5) == vy
-        sure = np.abs(club_odds(net, vx) - 0.5) > 0.5 - 1 / (1 + np.e**3)
+        clubs = club_odds(net, vx)
+        right = (clubs > 0.5) == vy
+        sure = np.abs(clubs - 0.5) > 0.5 - 1 / (1 + np.e**3)
         there = f"{np.mean(right[sure]):.4f}" if sure.any() else "-"
         print(f"club or spade right on the pips checked: {np.mean(right):.4f}; sure (odds past e^3) on "
               f"{sure.mean():.3f}, right there {there}", file=sys.stderr)
