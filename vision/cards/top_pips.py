@@ -79,7 +79,6 @@ class ShownPip:
     """The blob's top row in the box (px)."""
     cx: float
     """The blob's middle across the box (px)."""
-    width: int
     height: int
     """How tall the blob shows (px): its whole height unless ``cut``."""
     pip_size: float
@@ -122,7 +121,7 @@ def shown_top_pips(image: np.ndarray, corners: np.ndarray, over: Sequence[np.nda
         # the blob alone: other ink in its box is not this pip
         blob = ink[around] * ((labels[around] == k) | (ink[around] < 0.5))
         out.append(ShownPip(blob, shown[around] > 0, float(y - around[0].start),
-                            x + (w - 1) / 2 - around[1].start, int(w), int(hh), pip_h,
+                            x + (w - 1) / 2 - around[1].start, int(hh), pip_h,
                             not shown[min(H - 1, y + hh + 1), x : x + w].all()))
     return out
 
@@ -169,13 +168,17 @@ def default_top_pip_net() -> IndexNet:
     return IndexNet.load(NET_WEIGHTS, (PATCH, PATCH))
 
 
-def pip_log_odds(net: IndexNet, pips: Sequence[ShownPip]) -> np.ndarray:
-    """(N,) each pip's log-odds of a club over a spade, as ``net`` reads its patch."""
-    if not pips:
-        return np.zeros(0)
-    clubs = clubs_against_spades(net.probabilities(np.stack([pip_patch(p) for p in pips]))[1])
+def patch_log_odds(net: IndexNet, patches: np.ndarray) -> np.ndarray:
+    """(N,) the log-odds of a club over a spade ``net`` gives each of (N, PATCH, PATCH, 2)
+    pip patches (:func:`pip_patch`)."""
+    clubs = clubs_against_spades(net.probabilities(patches)[1])
     clubs = np.clip(clubs.astype(np.float64), 1e-9, 1 - 1e-9)
     return np.log(clubs / (1 - clubs))
+
+
+def pip_log_odds(net: IndexNet, pips: Sequence[ShownPip]) -> np.ndarray:
+    """(N,) each pip's log-odds of a club over a spade, as ``net`` reads its patch."""
+    return patch_log_odds(net, np.stack([pip_patch(p) for p in pips])) if pips else np.zeros(0)
 
 
 def weigh_top_pips(probs: np.ndarray, image: np.ndarray, corners: np.ndarray,

@@ -205,13 +205,24 @@ def train(
     data: PatchSet, shape: Shape, epochs: int, seed: int, batch: int = 128, lr: float = 2e-3,
     log: Callable[[str], None] = print, val: PatchSet | None = None, start: IndexNet | None = None,
 ) -> IndexNet:
-    """Adam on mini-batches with a cosine-decaying rate; from ``start``'s weights when given
-    (fine-tuning), else from fresh ones."""
+    """:func:`fit` on ``data``'s patches, scored on ``val`` after every epoch when given."""
+    scores = None if val is None else (lambda net: evaluate(net, val))
+    return fit(net_inputs(data.patches), data.rank, data.suit, shape, epochs, seed, batch, lr, log, start, scores)
+
+
+def fit(
+    x: np.ndarray, rank: np.ndarray, suit: np.ndarray, shape: Shape, epochs: int, seed: int, batch: int = 128,
+    lr: float = 2e-3, log: Callable[[str], None] = print, start: IndexNet | None = None,
+    scores: Callable[[IndexNet], dict[str, float]] | None = None,
+) -> IndexNet:
+    """Adam on mini-batches of the network inputs ``x`` (N, H, W, 2) and their labels, with a
+    cosine-decaying rate; from ``start``'s weights when given (fine-tuning), else from
+    fresh ones; ``scores`` of the net so far logged after every epoch when given."""
     rng = np.random.default_rng(seed)
     params = init_params(shape, rng) if start is None else {k: v.copy() for k, v in start.params.items()}
     opt = Adam(params)
-    x_all = net_inputs(data.patches)
-    n = len(data)
+    rank, suit = np.asarray(rank).astype(int), np.asarray(suit).astype(int)
+    n = len(x)
     # a set smaller than a batch is one batch, not none (a test's few samples): the
     # weights would come back untouched
     batches = max(1, n // batch)
@@ -223,18 +234,15 @@ def train(
         total = 0.0
         for b in range(batches):
             idx = order[b * batch : (b + 1) * batch]
-            loss, grads = forward_backward(
-                params, x_all[idx], data.rank[idx].astype(int), data.suit[idx].astype(int), rng, 0.25
-            )
+            loss, grads = forward_backward(params, x[idx], rank[idx], suit[idx], rng, 0.25)
             warm = min(1.0, (step + 1) / 300)
             rate = lr * warm * 0.5 * (1 + np.cos(np.pi * step / max(steps, 1)))
             opt.step(params, grads, float(rate))
             total += loss
             step += 1
         msg = f"epoch {epoch + 1}/{epochs}: loss {total / batches:.4f} ({time.time() - t0:.0f} s)"
-        if val is not None:
-            scores = evaluate(IndexNet(params, shape), val)
-            msg += "  " + "  ".join(f"{k} {v:.4f}" for k, v in scores.items())
+        if scores is not None:
+            msg += "  " + "  ".join(f"{k} {v:.4f}" for k, v in scores(IndexNet(params, shape)).items())
         log(msg)
     return IndexNet(params, shape)
 

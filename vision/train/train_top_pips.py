@@ -29,13 +29,12 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.cards.black_suits import clubs_against_spades
 from vision.cards.detect import CardFinder, FoundCard
-from vision.cards.net import RANK_CLASSES, SUIT_CLASSES, IndexNet, Shape, init_params
+from vision.cards.net import RANK_CLASSES, SUIT_CLASSES, IndexNet, Shape
 from vision.cards.pips import sure_black_pair
-from vision.cards.top_pips import NET_WEIGHTS, PATCH, ShownPip, pip_patch, shown_top_pips
+from vision.cards.top_pips import NET_WEIGHTS, PATCH, ShownPip, patch_log_odds, pip_patch, shown_top_pips
 from vision.train.scenes import TRAIN_SEED_BASE, soft_scene
-from vision.train.train_index import Adam, forward_backward
+from vision.train.train_index import fit
 
 SEED_OFFSET = 700_000
 """Where this script's scenes start among the training seeds (others start lower)."""
@@ -101,33 +100,12 @@ def make_data(first: int, scenes: int, workers: int) -> tuple[np.ndarray, np.nda
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
-def club_odds(net: IndexNet, x: np.ndarray) -> np.ndarray:
-    """(N,) the clubs' share of clubs and spades ``net`` gives the patches ``x``."""
-    return clubs_against_spades(net.probabilities(x)[1])
-
-
-def train(x: np.ndarray, clubs: np.ndarray, epochs: int, seed: int, lr: float = 2e-3, batch: int = 128,
+def train(x: np.ndarray, clubs: np.ndarray, epochs: int, seed: int,
           log: Callable[[str], None] = print) -> IndexNet:
-    """Adam on mini-batches with a cosine-decaying rate, from fresh weights."""
-    rng = np.random.default_rng(seed)
-    params = init_params(SHAPE, rng)
-    opt = Adam(params)
+    """The index net's training loop (:func:`vision.train.train_index.fit`) from fresh
+    weights, on club against spade; the rank head, not asked, is taught one class."""
     suit = np.where(clubs, CLUB, SPADE)
-    rank = np.full(len(x), RANK_CLASSES.index("2"))  # the rank head is not asked
-    batches = max(1, len(x) // batch)
-    steps, step = epochs * batches, 0
-    for epoch in range(epochs):
-        order = rng.permutation(len(x))
-        total = 0.0
-        for b in range(batches):
-            idx = order[b * batch : (b + 1) * batch]
-            loss, grads = forward_backward(params, x[idx], rank[idx], suit[idx], rng, 0.25)
-            rate = lr * min(1.0, (step + 1) / 300) * 0.5 * (1 + np.cos(np.pi * step / steps))
-            opt.step(params, grads, float(rate))
-            total += loss
-            step += 1
-        log(f"epoch {epoch + 1}/{epochs}: loss {total / batches:.4f}")
-    return IndexNet(params, SHAPE)
+    return fit(x, np.full(len(x), RANK_CLASSES.index("2")), suit, SHAPE, epochs, seed, log=log)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -146,9 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(y)} training pips ({y.mean():.2f} clubs), {len(vy)} to check", file=sys.stderr, flush=True)
     net = train(x, y, args.epochs, args.seed, log=lambda m: print(m, file=sys.stderr, flush=True))
     if len(vy):
-        clubs = club_odds(net, vx)
-        right = (clubs > 0.5) == vy
-        sure = np.abs(clubs - 0.5) > 0.5 - 1 / (1 + np.e**3)
+        odds = patch_log_odds(net, vx)
+        right, sure = (odds > 0) == vy, np.abs(odds) > 3
         there = f"{np.mean(right[sure]):.4f}" if sure.any() else "-"
         print(f"club or spade right on the pips checked: {np.mean(right):.4f}; sure (odds past e^3) on "
               f"{sure.mean():.3f}, right there {there}", file=sys.stderr)
