@@ -262,3 +262,29 @@ def test_the_top_pip_script_learns_from_the_pips_the_reader_would_weigh(tmp_path
                      "--workers", "1"]) == 0
     assert IndexNet.load(out, (PATCH, PATCH)).shape.height == PATCH
     assert "training pips" in capsys.readouterr().err
+
+
+def test_the_joker_witness_script_learns_from_the_candidates_the_reader_would_ask_about(tmp_path: Path, capsys):
+    from vision.cards.geometry import PATCH_H, PATCH_W
+    from vision.train.scenes import TRAIN_SEED_BASE
+    from vision.train.train_joker_witness import SEED_OFFSET, scene_candidates
+    from vision.train.train_joker_witness import main as witness_main
+
+    first = TRAIN_SEED_BASE + SEED_OFFSET + 100_000
+    parts = [scene_candidates(seed) for seed in range(first, first + 12)]
+    patches = np.concatenate([p[0] for p in parts])
+    jokers = np.concatenate([p[1] for p in parts])
+    # jokers sown in fans: covered jokers' words among the candidates, and other things too
+    assert patches.shape[1:] == (PATCH_H, PATCH_W, 2) and len(patches) == len(jokers)
+    assert 0 < jokers.sum() < len(jokers)
+    out, data = tmp_path / "witness.npz", tmp_path / "candidates.npz"
+    small = ["--scenes", "12", "--val-scenes", "4", "--epochs", "1", "--workers", "1", "--data", str(data)]
+    assert witness_main(["--out", str(out), *small]) == 0
+    err = capsys.readouterr().err
+    assert f"{len(jokers)} candidates ({int(jokers.sum())} jokers)" in err
+    assert IndexNet.load(out).shape.height == PATCH_H
+    # the candidates kept are read back, not made again: the same weights
+    again = tmp_path / "again.npz"
+    assert witness_main(["--out", str(again), *small]) == 0
+    first_net, second_net = IndexNet.load(out), IndexNet.load(again)
+    assert all(np.array_equal(first_net.params[k], second_net.params[k]) for k in first_net.params)

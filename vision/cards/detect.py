@@ -31,6 +31,7 @@ from vision.cards.black_suits import (
 from vision.cards.edges import snap_outline
 from vision.cards.geometry import INDEX_VIEW, POKER, WIDE_VIEW, CardShape, View, apply_affine, index_frame
 from vision.cards.indices import CODES, IndexReader, IndexReading
+from vision.cards.jokers import default_joker_witness
 from vision.cards.net import IndexNet
 from vision.cards.pips import weigh_pips
 from vision.cards.proposals import DEFAULT_SEARCH, GlyphSearch, propose
@@ -580,7 +581,8 @@ class CardFinder:
         # the second look at clubs and spades and the reader of frames out of focus were
         # tuned from the shipped index net: they go with that one unless given
         self.black_suits = black_suits or (default_black_suit_net() if reader is None else None)
-        self.soft = soft or (IndexReader(default_soft_net()) if reader is None else None)
+        self.soft = soft or (IndexReader(default_soft_net(), joker_witness=default_joker_witness)
+                             if reader is None else None)
         self.soft_black_suits = soft_black_suits or (default_soft_black_suit_net() if reader is None else None)
         self.soft_wide_black_suits = soft_wide_black_suits or (
             default_soft_wide_black_suit_net() if reader is None else None)
@@ -591,9 +593,9 @@ class CardFinder:
         self._top_pips = top_pips
 
     def readings(self, image: np.ndarray, search: GlyphSearch = DEFAULT_SEARCH,
-                 mask: np.ndarray | None = None, soft: bool = False) -> list[IndexReading]:
+                 mask: np.ndarray | None = None, soft: bool = False, on_mat: bool = False) -> list[IndexReading]:
         reader = self.soft if soft and self.soft is not None else self.reader
-        return reader.read(image, propose(image, search, mask))
+        return reader.read(image, propose(image, search, mask), on_mat)
 
     def find(self, image: np.ndarray, search: GlyphSearch = DEFAULT_SEARCH,
              mask: np.ndarray | None = None, card_height_px: float | None = None,
@@ -601,7 +603,7 @@ class CardFinder:
         """Every face-up card whose index shows, most certain first (``card_height_px``:
         the cards' height in the image, when known; see :func:`assemble`; ``soft``: the
         camera is out of focus, see :mod:`vision.cards.soft`)."""
-        readings = self.readings(image, search, mask, soft)
+        readings = self.readings(image, search, mask, soft, on_mat=card_height_px is not None)
         h, w = image.shape[:2]
         cards = assemble(readings, (w, h), self.shape, self.min_confidence, card_height_px)
         witnesses = self.black_suit_witnesses(soft)

@@ -8,6 +8,8 @@ TRAIN_SEED_BASE up) and to score the reader on held-out seeds (below it).
 
 from __future__ import annotations
 
+import multiprocessing
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -136,3 +138,17 @@ def scene_patch_set(seed: int, rng: np.random.Generator, negatives: int = SCENE_
     keep = np.concatenate([pos, neg]).astype(int)
     return PatchSet(cut_patches(rendered.image, props.subset(keep), view), rank[keep].astype(np.int8),
                     suit[keep].astype(np.int8))
+
+
+def labelled_per_scene(make: Callable[[int], tuple[np.ndarray, np.ndarray]], first: int, scenes: int,
+                       workers: int) -> tuple[np.ndarray, np.ndarray]:
+    """(inputs, labels) that ``make`` (a module's function: the workers import it) draws from
+    each of the rendered scenes ``first`` to ``first + scenes``, concatenated in seed order,
+    whatever the number of ``workers``."""
+    seeds = range(first, first + scenes)
+    if workers > 1:
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            parts = pool.map(make, seeds, chunksize=8)
+    else:
+        parts = [make(s) for s in seeds]
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])

@@ -33,7 +33,7 @@ from vision.cards.detect import CardFinder, FoundCard
 from vision.cards.net import RANK_CLASSES, SUIT_CLASSES, IndexNet, Shape
 from vision.cards.pips import sure_black_pair
 from vision.cards.top_pips import NET_WEIGHTS, PATCH, ShownPip, patch_log_odds, pip_patch, shown_top_pips
-from vision.train.scenes import TRAIN_SEED_BASE, soft_scene
+from vision.train.scenes import TRAIN_SEED_BASE, labelled_per_scene, soft_scene
 from vision.train.train_index import fit
 
 SEED_OFFSET = 700_000
@@ -91,13 +91,7 @@ def scene_pips(seed: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def make_data(first: int, scenes: int, workers: int) -> tuple[np.ndarray, np.ndarray]:
-    seeds = range(first, first + scenes)
-    if workers > 1:
-        with multiprocessing.get_context("spawn").Pool(workers) as pool:
-            parts = pool.map(scene_pips, seeds, chunksize=8)
-    else:
-        parts = [scene_pips(s) for s in seeds]
-    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    return labelled_per_scene(scene_pips, first, scenes, workers)
 
 
 def train(x: np.ndarray, clubs: np.ndarray, epochs: int, seed: int,
