@@ -288,3 +288,26 @@ def test_the_joker_witness_script_learns_from_the_candidates_the_reader_would_as
     assert witness_main(["--out", str(again), *small]) == 0
     first_net, second_net = IndexNet.load(out), IndexNet.load(again)
     assert all(np.array_equal(first_net.params[k], second_net.params[k]) for k in first_net.params)
+
+
+def test_the_asked_club_or_spade_script_learns_from_the_indices_the_reader_asks_about(tmp_path: Path, capsys):
+    from vision.cards.black_suits import WEIGHTS
+    from vision.cards.geometry import INDEX_VIEW
+    from vision.train.scenes import TRAIN_SEED_BASE
+    from vision.train.train_asked_black_suits import SEED_OFFSET, scene_asked
+    from vision.train.train_asked_black_suits import main as asked_main
+
+    first = TRAIN_SEED_BASE + SEED_OFFSET + 100_000
+    parts = [scene_asked(seed) for seed in range(first, first + 12)]
+    patches = np.concatenate([p[0] for p in parts])
+    clubs = np.concatenate([p[1] for p in parts])
+    # the index patches of black cards the index net was unsure of, both suits among them
+    assert patches.shape[1:] == (INDEX_VIEW.height, INDEX_VIEW.width, 3) and len(patches) == len(clubs) >= 10
+    assert 0 < clubs.mean() < 1
+    out = tmp_path / "asked.npz"
+    assert asked_main(["--out", str(out), "--scenes", "12", "--epochs", "1", "--workers", "1"]) == 0
+    err = capsys.readouterr().err
+    assert f"{len(patches)} asked indices" in err and "tuned:" in err
+    tuned, start = IndexNet.load(out), IndexNet.load(WEIGHTS)
+    assert tuned.shape == start.shape
+    assert not np.array_equal(tuned.params["suit.w"], start.params["suit.w"])

@@ -152,3 +152,17 @@ def labelled_per_scene(make: Callable[[int], tuple[np.ndarray, np.ndarray]], fir
     else:
         parts = [make(s) for s in seeds]
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
+def face_up_middles(rendered: RenderedScene) -> list[tuple[np.ndarray, str]]:
+    """(middle in image px, code) of every face-up card of ``rendered``."""
+    return [(np.mean(t.corners, axis=0), t.code) for t in rendered.truth if t.face_up]
+
+
+def club_there(truth: list[tuple[np.ndarray, str]], middle: np.ndarray, within: float) -> bool | None:
+    """Whether the face-up card (of :func:`face_up_middles`) nearest ``middle`` is a club
+    (True) or a spade (False); None when none lies within ``within`` px or it is no black card."""
+    near = min(truth, key=lambda t: float(np.hypot(*(t[0] - middle))), default=None)
+    if near is None or np.hypot(*(near[0] - middle)) > within or near[1][-1] not in "cs":
+        return None
+    return near[1].endswith("c")

@@ -33,7 +33,7 @@ from vision.cards.detect import CardFinder, FoundCard
 from vision.cards.net import RANK_CLASSES, SUIT_CLASSES, IndexNet, Shape
 from vision.cards.pips import sure_black_pair
 from vision.cards.top_pips import NET_WEIGHTS, PATCH, ShownPip, patch_log_odds, pip_patch, shown_top_pips
-from vision.train.scenes import TRAIN_SEED_BASE, labelled_per_scene, soft_scene
+from vision.train.scenes import TRAIN_SEED_BASE, club_there, face_up_middles, labelled_per_scene, soft_scene
 from vision.train.train_index import fit
 
 SEED_OFFSET = 700_000
@@ -75,16 +75,16 @@ def scene_pips(seed: int) -> tuple[np.ndarray, np.ndarray]:
     scene = (soft_scene(scene, rng) if rng.random() < SOFT_SHARE
              else replace(scene, effects=replace(scene.effects, motion_px=0.0)))
     rendered = render(scene)
-    truth = [(np.mean(t.corners, axis=0), t.code) for t in rendered.truth if t.face_up]
+    truth = face_up_middles(rendered)
     finder = _Watching()
     CardReader(scene.layout, finder=finder).read_image(rendered.image)
     patches, clubs = [], []
     for middle, pips in finder.seen:
-        near = min(truth, key=lambda t: float(np.hypot(*(t[0] - middle))), default=None)
-        if near is None or np.hypot(*(near[0] - middle)) > SAME_CARD_PX or near[1][-1] not in "cs":
+        club = club_there(truth, middle, SAME_CARD_PX)
+        if club is None:
             continue
         patches += [pip_patch(p) for p in pips]
-        clubs += [near[1].endswith("c")] * len(pips)
+        clubs += [club] * len(pips)
     if not patches:
         return np.zeros((0, PATCH, PATCH, 2), np.float32), np.zeros(0, bool)
     return np.stack(patches), np.array(clubs)
