@@ -151,7 +151,6 @@ class IndexReader:
         weak[weak] = ~_red_print(image, props.subset(weak))
         return weak
 
-
     def witnessed_jokers(self, image: np.ndarray, props: Proposals, kept: np.ndarray, is_index: np.ndarray,
                          codes: np.ndarray) -> np.ndarray:
         """(N,) bool: the candidates not kept that the joker witness keeps as jokers (none in
@@ -163,7 +162,7 @@ class IndexReader:
         ask = ask[~_red_print(image, props.subset(ask))]
         if len(ask) == 0:
             return out
-        read = np.flatnonzero(kept & (codes[:, -1] >= 0.5))
+        read = np.flatnonzero(kept & (codes[:, CODES.index(JOKER)] >= 0.5))
         sub = props.subset(ask)
         out[ask] = witnessed(self._joker_witness(), patch_input(cut_patches(image, sub)), sub.centre, sub.span,
                              props.centre[read])

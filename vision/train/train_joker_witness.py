@@ -32,6 +32,7 @@ from vision.cards.indices import IndexReader, default_net
 from vision.cards.jokers import WITNESS_WEIGHTS, asked, joker_probability
 from vision.cards.net import JOKER_CLASS, NONE
 from vision.cards.proposals import Proposals, cut_patches, patch_input
+from vision.render.scene import Scene
 from vision.train.scenes import TRAIN_SEED_BASE, labelled_per_scene, scene_indices, soft_scene
 from vision.train.train_index import IGNORE, fit
 
@@ -42,8 +43,8 @@ SOFT_SHARE = 0.3
 JOKER_FANS_SHARE = 0.5
 """The share of scenes that are fanned columns with jokers sown in ..."""
 SOWN_JOKERS = 0.12
-"""... each card of them a joker with this probability (a double deck's four jokers in 108
-cards leave a covered joker in one table of ten)."""
+"""... each card of them a joker with this probability (a double deck has four jokers in 108
+cards: session 67's tables as they come gave 529 joker candidates in 5000 tables, too few)."""
 SAME_INDEX_SPANS = 0.8
 """A candidate lies on a true index when its middle is within this many of the index's
 spans of the index's middle ..."""
@@ -74,7 +75,7 @@ class _Watching(IndexReader):
         return np.zeros(len(props), bool)
 
 
-def sow_jokers(scene, rng: np.random.Generator):
+def sow_jokers(scene: Scene, rng: np.random.Generator) -> Scene:
     """``scene`` with each face card a joker with probability :data:`SOWN_JOKERS`."""
     cards = tuple(replace(c, code=JOKER, variant=int(rng.integers(2)))
                   if c.code != BACK and rng.random() < SOWN_JOKERS else c for c in scene.cards)
