@@ -311,3 +311,20 @@ def test_the_asked_club_or_spade_script_learns_from_the_indices_the_reader_asks_
     tuned, start = IndexNet.load(out), IndexNet.load(WEIGHTS)
     assert tuned.shape == start.shape
     assert not np.array_equal(tuned.params["suit.w"], start.params["suit.w"])
+
+
+def test_the_asked_club_or_spade_script_tunes_the_soft_frames_net_on_tables_out_of_focus(tmp_path: Path, capsys):
+    from vision.cards.black_suits import SOFT_WEIGHTS
+    from vision.train.scenes import TRAIN_SEED_BASE
+    from vision.train.train_asked_black_suits import SEED_OFFSET, SOFT_SEEDS, scene_asked
+    from vision.train.train_asked_black_suits import main as asked_main
+
+    first = TRAIN_SEED_BASE + SEED_OFFSET + 100_000 + SOFT_SEEDS
+    clubs = np.concatenate([scene_asked(seed, soft=True)[1] for seed in range(first, first + 4)])
+    # out of focus, the soft frames' net is asked about many black cards
+    assert len(clubs) >= 10 and 0 < clubs.mean() < 1
+    out = tmp_path / "soft.npz"
+    assert asked_main(["--soft", "--out", str(out), "--scenes", "4", "--epochs", "1", "--workers", "1"]) == 0
+    assert f"{len(clubs)} asked indices" in capsys.readouterr().err
+    tuned, start = IndexNet.load(out), IndexNet.load(SOFT_WEIGHTS)
+    assert not np.array_equal(tuned.params["suit.w"], start.params["suit.w"])
