@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 
 import numpy as np
+import pytest
 
 from vision.cards.indices import CODES, IndexReader, default_net
 from vision.cards.jokers import (
@@ -94,3 +95,17 @@ def test_the_shipped_witness_is_the_file_its_provenance_names():
     # vision.cards.jokers.WITNESS_SHA256 says which command made it
     assert hashlib.sha256(WITNESS_WEIGHTS.read_bytes()).hexdigest() == WITNESS_SHA256
     assert default_joker_witness().shape == default_net().shape
+
+
+def test_a_joker_kept_with_no_chance_of_an_index_keeps_its_place():
+    # the witness may keep a candidate the index net gave 1 - 1.0 = 0 of being an index:
+    # merged alone, its place and span are its own, not 0 / 0
+    from vision.cards.indices import merge_candidates
+    from vision.cards.proposals import Proposals
+
+    props = Proposals(np.array([[120.0, 80.0], [121.0, 81.0]]), np.array([[0.0, 1.0], [0.0, 1.0]]),
+                      np.array([9.0, 10.0]))
+    (reading,) = merge_candidates(props, np.zeros(2), np.stack([_codes(0.99), _codes(0.99)]))
+    assert reading.code == "JOKER"
+    assert np.allclose(reading.centre, [120.5, 80.5]) and reading.span == pytest.approx(9.5)
+    assert np.allclose(reading.down, [0.0, 1.0])

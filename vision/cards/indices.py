@@ -199,6 +199,10 @@ def _not_jokers(image: np.ndarray, props: Proposals, kept: np.ndarray, is_index:
     return out
 
 
+MIN_WEIGHT = 1e-6
+"""The least weight a candidate has when merged with others on the same index."""
+
+
 def merge_candidates(props: Proposals, is_index: np.ndarray, codes: np.ndarray) -> list[IndexReading]:
     """Group candidates that sit on the same index (centres within half a span, pointing the
     same way) and pool each group's code probabilities and pose, weighted by how index-like
@@ -213,7 +217,9 @@ def merge_candidates(props: Proposals, is_index: np.ndarray, codes: np.ndarray) 
         d = np.hypot(*(props.centre - props.centre[i]).T)
         same = ~taken & (d < 0.5 * props.span[i]) & (props.down @ props.down[i] > 0.7)
         taken |= same
-        w = is_index[same]
+        # a joker the witness keeps may be one the index net gave no chance of an index at
+        # all (1 - 1.0 in float32): weighed as little as can be, not as nothing
+        w = np.maximum(is_index[same], MIN_WEIGHT)
         pooled = (codes[same] * w[:, None]).sum(0) / w.sum()
         best = np.argsort(-pooled)[:3]
         down = (props.down[same] * w[:, None]).sum(0)
