@@ -27,9 +27,9 @@ from pathlib import Path
 import numpy as np
 
 from vision.cards.geometry import WIDE_VIEW, View
-from vision.cards.indices import CODES, IndexReading
+from vision.cards.indices import CODES, IndexReading, poses_of
 from vision.cards.net import SUIT_CLASSES, IndexNet
-from vision.cards.proposals import Proposals, cut_patches, patch_input
+from vision.cards.proposals import cut_patches, patch_input
 
 WEIGHTS = Path(__file__).resolve().parent / "weights" / "black_suit_net.npz"
 WEIGHTS_SHA256 = "3ce2aa9850725da2ab947a40978f8b1b7c036299ba7e97461c8d917f05dd43c7"
@@ -142,9 +142,7 @@ def weigh_black_suits(image: np.ndarray, cards: Sequence[tuple[np.ndarray, Seque
     two indices stay one card's, whatever they read."""
     if not cards:
         return []
-    poses = [r for _, indices in cards for r in indices]
-    at = Proposals(np.array([r.centre for r in poses]), np.array([r.down for r in poses]),
-                   np.array([r.span for r in poses]))
+    at = poses_of([r for _, indices in cards for r in indices])
     said = [clubs_against_spades(net.probabilities(patch_input(cut_patches(image, at, view)))[1])
             for net, view in witnesses]
     out, k = [], 0

@@ -7,7 +7,7 @@ split in two by glare) are merged, their probabilities pooled.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -81,6 +81,12 @@ class IndexReading:
         return self.code if self.code == JOKER else self.code[0]
 
 
+def poses_of(readings: Sequence[IndexReading]) -> Proposals:
+    """The poses (middle, down, span) of indices read, as candidates to cut patches at."""
+    return Proposals(np.array([r.centre for r in readings]), np.array([r.down for r in readings]),
+                     np.array([r.span for r in readings]))
+
+
 @cache
 def default_net() -> IndexNet:
     """The shipped weights (``vision/cards/weights/index_net.npz``), loaded once."""
@@ -137,9 +143,7 @@ class IndexReader:
             return []
         readings = merge_candidates(props.subset(keep), is_index[keep], codes[keep])
         # Faint print is no index, however the network (which sees contrast normalised) reads it.
-        poses = Proposals(np.array([r.centre for r in readings]), np.array([r.down for r in readings]),
-                          np.array([r.span for r in readings]))
-        depth = ink_depth(cut_patches(image, poses))
+        depth = ink_depth(cut_patches(image, poses_of(readings)))
         return [r for r, d in zip(readings, depth, strict=True) if d >= MIN_INK_DEPTH]
 
     def _weak_jokers(self, image: np.ndarray, props: Proposals, is_index: np.ndarray,

@@ -28,7 +28,6 @@ import argparse
 import multiprocessing
 import sys
 import time
-from collections.abc import Sequence
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -38,8 +37,9 @@ import numpy as np
 from vision.cards.black_suits import SOFT_WEIGHTS, WEIGHTS, clubs_against_spades, unsure_black
 from vision.cards.detect import CardFinder, FoundCard
 from vision.cards.geometry import INDEX_VIEW, View
+from vision.cards.indices import poses_of
 from vision.cards.net import SUIT_CLASSES, IndexNet
-from vision.cards.proposals import Proposals, cut_patches
+from vision.cards.proposals import cut_patches
 from vision.train.scenes import TRAIN_SEED_BASE, club_there, face_up_middles, labelled_per_scene, soft_scene
 from vision.train.train_index import fit, net_inputs
 
@@ -72,13 +72,8 @@ class _Watching(CardFinder):
             for card in cards:
                 if card.probs is not None and card.indices and unsure_black(card.probs):
                     self.seen.append((np.asarray(card.corners, np.float64).mean(axis=0),
-                                      cut_patches(image, _poses(card.indices), INDEX_VIEW)))
+                                      cut_patches(image, poses_of(card.indices), INDEX_VIEW)))
         super()._look_again_at_black_suits(image, cards, witnesses)
-
-
-def _poses(indices: Sequence) -> Proposals:
-    return Proposals(np.array([r.centre for r in indices]), np.array([r.down for r in indices]),
-                     np.array([r.span for r in indices]))
 
 
 def scene_asked(seed: int, soft: bool = False) -> tuple[np.ndarray, np.ndarray]:
