@@ -109,3 +109,42 @@ def test_a_joker_kept_with_no_chance_of_an_index_keeps_its_place():
     assert reading.code == "JOKER"
     assert np.allclose(reading.centre, [120.5, 80.5]) and reading.span == pytest.approx(9.5)
     assert np.allclose(reading.down, [0.0, 1.0])
+
+
+def test_each_candidate_may_need_its_own_sureness():
+    # a candidate in red print is kept only past RED_WITNESS_SURE
+    from vision.cards.jokers import RED_WITNESS_SURE
+
+    centre = np.array([[0.0, 0.0], [100.0, 0.0], [200.0, 0.0]])
+    p = np.array([0.999, 0.99999, 0.999])
+    sure = np.array([RED_WITNESS_SURE, RED_WITNESS_SURE, 0.9])
+    assert kept_jokers(p, np.zeros(3), centre, np.full(3, 12.0), np.zeros((0, 2)), sure).tolist() == [
+        False, True, True]
+
+
+def test_red_words_are_asked_with_the_doubted_candidates():
+    from vision.cards.proposals import Proposals
+
+    seen = []
+
+    class Witness:
+        """Says joker, sure past any threshold, to each patch; notes how many it saw."""
+
+        def probabilities(self, x):
+            seen.append(len(x) // 2)
+            rank = np.zeros((len(x), JOKER_CLASS + 1))
+            rank[: len(x) // 2, JOKER_CLASS] = 1.0  # the patches; turned round: nothing
+            return rank, None
+
+    image = np.full((200, 400, 3), 255, np.uint8)
+    # a red word the index net reads (0.9), a candidate it doubts (0.01), an index it keeps
+    props = Proposals(np.array([[100.0, 100.0], [200.0, 100.0], [300.0, 100.0]]),
+                      np.tile([0.0, 1.0], (3, 1)), np.full(3, 12.0))
+    is_index = np.array([0.9, 0.01, 0.99])
+    codes = np.stack([_codes(0.99), _codes(0.99), _codes(0.0)])
+    kept = np.array([False, False, True])
+    red_words = np.array([True, False, False])
+    reader = IndexReader(default_net(), joker_witness=lambda: Witness())
+    out = reader.witnessed_jokers(image, props, kept, is_index, codes, red_words)
+    assert seen == [2]
+    assert out.tolist() == [True, True, False]

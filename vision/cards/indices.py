@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from companion.cards import JOKER
-from vision.cards.jokers import asked, default_joker_witness, witnessed
+from vision.cards.jokers import RED_WITNESS_SURE, WITNESS_SURE, asked, default_joker_witness, witnessed
 from vision.cards.net import JOKER_CLASS, NONE, RANK_CLASSES, SUIT_CLASSES, IndexNet
 from vision.cards.proposals import Proposals, cut_patches, ink_depth, patch_input
 
@@ -136,9 +136,11 @@ class IndexReader:
         one more that is none, docs/benchmarks.md, session 68)."""
         is_index, codes = self.score(image, props)
         kept = (is_index >= self.min_index) | self._weak_jokers(image, props, is_index, codes)
-        jokers = (self.witnessed_jokers(image, props, kept, is_index, codes) if on_mat
+        not_jokers, red_words = _not_jokers(image, props, kept, is_index, codes)
+        kept &= ~not_jokers
+        jokers = (self.witnessed_jokers(image, props, kept, is_index, codes, red_words) if on_mat
                   else np.zeros(len(props), bool))
-        keep = np.flatnonzero((kept & ~_not_jokers(image, props, kept, is_index, codes)) | jokers)
+        keep = np.flatnonzero(kept | jokers)
         if len(keep) == 0:
             return []
         readings = merge_candidates(props.subset(keep), is_index[keep], codes[keep])
@@ -156,20 +158,23 @@ class IndexReader:
         return weak
 
     def witnessed_jokers(self, image: np.ndarray, props: Proposals, kept: np.ndarray, is_index: np.ndarray,
-                         codes: np.ndarray) -> np.ndarray:
-        """(N,) bool: the candidates not kept that the joker witness keeps as jokers (none in
-        red print, as for a weak joker)."""
+                         codes: np.ndarray, red_words: np.ndarray | None = None) -> np.ndarray:
+        """(N,) bool: the candidates not ``kept`` that the joker witness keeps as jokers:
+        those it is asked about, and ``red_words`` (candidates for a joker's word dropped
+        for their red print alone, see :func:`_not_jokers`); those in red print only when
+        it is sure past :data:`vision.cards.jokers.RED_WITNESS_SURE`. The jokers read
+        already, which it keeps none near, are those ``kept``: a candidate dropped as no
+        joker's word is none (dev seed 2336: one doubted as an index, dropped, kept the
+        witness from the rest of its word)."""
         out = np.zeros(len(props), bool)
-        ask = np.flatnonzero(asked(is_index, codes) & ~kept)
+        ask = np.flatnonzero((asked(is_index, codes) | (False if red_words is None else red_words)) & ~kept)
         if self._joker_witness is None or len(ask) == 0:
-            return out
-        ask = ask[~_red_print(image, props.subset(ask))]
-        if len(ask) == 0:
             return out
         read = np.flatnonzero(kept & (codes[:, CODES.index(JOKER)] >= 0.5))
         sub = props.subset(ask)
+        sure = np.where(_red_print(image, sub), RED_WITNESS_SURE, WITNESS_SURE)
         out[ask] = witnessed(self._joker_witness(), patch_input(cut_patches(image, sub)), sub.centre, sub.span,
-                             props.centre[read])
+                             props.centre[read], sure)
         return out
 
 
@@ -184,23 +189,26 @@ def _red_print(image: np.ndarray, props: Proposals) -> np.ndarray:
 
 
 def _not_jokers(image: np.ndarray, props: Proposals, kept: np.ndarray, is_index: np.ndarray,
-                codes: np.ndarray) -> np.ndarray:
-    """(N,) bool: the candidates proposed for a joker's word only
+                codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """((N,) bool: the candidates proposed for a joker's word only
     (:attr:`Proposals.joker_only`) that are no joker: not read as one (from
     :data:`JOKER_ONLY_INDEX`), in red print (as a weak joker: a flipping card's red pips,
     squashed into bars, were read as three jokers, dev seed 2145), or lying on an index read
     from another candidate (a two's rank over its suit makes a bar too, whose top the
-    network may take for a joker's J over its O: seed 2159's two of hearts fell to 0.53)."""
+    network may take for a joker's J over its O: seed 2159's two of hearts fell to 0.53);
+    (N,) bool: those of them dropped for their red print alone, which a red joker's word is
+    too, for the joker witness to weigh)."""
     only = props.only_jokers()
-    out = only & ((codes[:, CODES.index(JOKER)] < WEAK_JOKER_CODE) | (is_index < JOKER_ONLY_INDEX))
-    read_as_jokers = only & ~out
-    out[read_as_jokers] = _red_print(image, props.subset(read_as_jokers))
+    words = only & (codes[:, CODES.index(JOKER)] >= WEAK_JOKER_CODE) & (is_index >= JOKER_ONLY_INDEX)
+    red = np.zeros(len(props), bool)
+    red[words] = _red_print(image, props.subset(words))
+    on_index = np.zeros(len(props), bool)
     others = np.flatnonzero(kept & ~only)
-    ask = np.flatnonzero(only & ~out)
+    ask = np.flatnonzero(words)
     if len(others) and len(ask):
         gap = np.hypot(*(props.centre[ask, None, :] - props.centre[None, others, :]).transpose(2, 0, 1))
-        out[ask[(gap < 0.5 * props.span[others][None, :]).any(axis=1)]] = True
-    return out
+        on_index[ask] = (gap < 0.5 * props.span[others][None, :]).any(axis=1)
+    return (only & ~words) | red | on_index, red & ~on_index
 
 
 MIN_WEIGHT = 1e-6

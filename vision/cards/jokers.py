@@ -34,7 +34,13 @@ probability (as ``vision.cards.indices.WEAK_JOKER_CODE``) ..."""
 ASKED_INDEX = 0.5
 """... and doubts is an index, under this (the reader's ``min_index``)."""
 WITNESS_SURE = 0.9
-"""A candidate is kept as a joker from this probability of the witness."""
+"""A candidate is kept as a joker from this probability of the witness ..."""
+RED_WITNESS_SURE = 0.9999
+"""... one in red print from this: a red joker's word is one (the index net, sure of it, was
+overruled by the red-print check, dev seed 2100), but so are a heart's or diamond's pips
+seen edge-on. Over the dev still frames (seeds 2000-2599) the witness gave the red
+candidates on a true joker's word 0.99999 or more where the index net kept them, and those
+elsewhere 0.978 at most (a heart's pips 0.9989 among the candidates it doubted)."""
 APART_SPANS = 2.0
 """... and only this many of its spans or more from a joker read already or kept first."""
 
@@ -62,23 +68,24 @@ def joker_probability(net: IndexNet, x: np.ndarray) -> tuple[np.ndarray, np.ndar
 
 
 def witnessed(net: IndexNet, x: np.ndarray, centre: np.ndarray, span: np.ndarray,
-              jokers_read: np.ndarray) -> np.ndarray:
+              jokers_read: np.ndarray, sure: np.ndarray | float = WITNESS_SURE) -> np.ndarray:
     """(N,) bool: which of the asked candidates (network inputs ``x``, middles ``centre``
     (N, 2), spans (N,)) the witness ``net`` keeps as jokers (see :func:`kept_jokers`)."""
     p, turned = joker_probability(net, x)
-    return kept_jokers(p, turned, centre, span, jokers_read)
+    return kept_jokers(p, turned, centre, span, jokers_read, sure)
 
 
 def kept_jokers(p: np.ndarray, turned: np.ndarray, centre: np.ndarray, span: np.ndarray,
-                jokers_read: np.ndarray) -> np.ndarray:
+                jokers_read: np.ndarray, sure: np.ndarray | float = WITNESS_SURE) -> np.ndarray:
     """(N,) bool: the candidates the witness says are jokers (probability ``p``, and
-    ``turned`` of the patch turned round) past :data:`WITNESS_SURE` and more than turned
-    round, none within :data:`APART_SPANS` of the jokers read already (middles (M, 2)) or
-    of each other, the surest kept first."""
+    ``turned`` of the patch turned round) past ``sure`` (each its own, or one for all) and
+    more than turned round, none within :data:`APART_SPANS` of the jokers read already
+    (middles (M, 2)) or of each other, the surest kept first."""
     out = np.zeros(len(p), bool)
     taken = [np.asarray(c, np.float64) for c in jokers_read]
+    sure = np.broadcast_to(sure, p.shape)
     for i in np.argsort(-p, kind="stable"):
-        if p[i] < WITNESS_SURE or p[i] <= turned[i]:
+        if p[i] < sure[i] or p[i] <= turned[i]:
             continue
         if all(np.hypot(*(centre[i] - c)) >= APART_SPANS * span[i] for c in taken):
             out[i] = True

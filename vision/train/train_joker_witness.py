@@ -67,7 +67,7 @@ class _Watching(IndexReader):
         return super().read(image, props, on_mat=True)
 
     def witnessed_jokers(self, image: np.ndarray, props: Proposals, kept: np.ndarray, is_index: np.ndarray,
-                         codes: np.ndarray) -> np.ndarray:
+                         codes: np.ndarray, red_words: np.ndarray | None = None) -> np.ndarray:
         ask = np.flatnonzero(asked(is_index, codes))
         if len(ask):
             sub = props.subset(ask)
