@@ -100,9 +100,9 @@ def test_a_red_jokers_covered_word_is_read_when_the_witness_is_sure():
 
 
 def test_a_joker_word_dropped_as_no_index_does_not_stop_the_witness():
-    # seed 2336: a black joker in a fan; one candidate of its word, doubted as an index
-    # (0.4), was dropped as a joker's word, yet counted as a joker read already, so that the
-    # witness kept none of the others there
+    # seed 2336: a black joker in a fan; a candidate of its word, doubted as an index
+    # (0.4), was dropped as a joker's word and yet counted as a joker read already, so that
+    # nothing of it was kept; the witness is asked about it now
     rendered, read = _read(2336)
     truth = next(t for t in rendered.truth if t.code == "JOKER" and t.face_up)
     assert truth.covered

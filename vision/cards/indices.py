@@ -162,10 +162,11 @@ class IndexReader:
         """(N,) bool: the candidates not ``kept`` that the joker witness keeps as jokers:
         those it is asked about, and ``red_words`` (candidates for a joker's word dropped
         for their red print alone, see :func:`_not_jokers`); those in red print only when
-        it is sure past :data:`vision.cards.jokers.RED_WITNESS_SURE`. The jokers read
-        already, which it keeps none near, are those ``kept``: a candidate dropped as no
-        joker's word is none (dev seed 2336: one doubted as an index, dropped, kept the
-        witness from the rest of its word)."""
+        it is sure past :data:`vision.cards.jokers.RED_WITNESS_SURE`. ``kept`` are those
+        kept once the joker's words are checked (:func:`_not_jokers`): a word dropped there
+        is weighed by the witness, and is no joker read already, near which it keeps none
+        (dev seed 2336: a covered joker's word doubted as an index (0.4) was dropped and
+        yet counted as read, so that nothing of it was kept; the witness keeps it now)."""
         out = np.zeros(len(props), bool)
         ask = np.flatnonzero((asked(is_index, codes) | (False if red_words is None else red_words)) & ~kept)
         if self._joker_witness is None or len(ask) == 0:
