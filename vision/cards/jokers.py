@@ -38,9 +38,10 @@ WITNESS_SURE = 0.9
 RED_WITNESS_SURE = 0.9999
 """... one in red print from this: a red joker's word is one (the index net, sure of it, was
 overruled by the red-print check, dev seed 2100), but so are a heart's or diamond's pips
-seen edge-on. Over the dev still frames (seeds 2000-2599) the witness gave the red
-candidates on a true joker's word 0.99999 or more where the index net kept them, and those
-elsewhere 0.978 at most (a heart's pips 0.9989 among the candidates it doubted)."""
+seen edge-on. Over the dev still frames (seeds 2000-2599), of the red words for a joker
+only that the index net kept, the witness gave those on a true joker's word 0.99999 or
+more and the others 0.978 at most; of the red candidates the index net doubted, the
+others 0.9989 at most (seed 2571)."""
 APART_SPANS = 2.0
 """... and only this many of its spans or more from a joker read already or kept first."""
 
