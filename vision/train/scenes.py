@@ -111,6 +111,12 @@ def soft_scene(scene: Scene, rng: np.random.Generator) -> Scene:
     return replace(scene, effects=replace(scene.effects, blur_sigma=blur, motion_px=0.0))
 
 
+def still_or_soft(scene: Scene, rng: np.random.Generator, soft: bool) -> Scene:
+    """``scene`` held still, as the reader reads it once the stability gate lets it, and if
+    ``soft`` seen out of focus too (:func:`soft_scene`)."""
+    return soft_scene(scene, rng) if soft else replace(scene, effects=replace(scene.effects, motion_px=0.0))
+
+
 SCENE_NEGATIVES = 60
 """At most this many candidates that are no index kept from a training scene (and at most two
 for each index and ten)."""

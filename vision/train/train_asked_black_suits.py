@@ -28,7 +28,6 @@ import argparse
 import multiprocessing
 import sys
 import time
-from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
@@ -40,7 +39,7 @@ from vision.cards.geometry import INDEX_VIEW, View
 from vision.cards.indices import poses_of
 from vision.cards.net import SUIT_CLASSES, IndexNet
 from vision.cards.proposals import cut_patches
-from vision.train.scenes import TRAIN_SEED_BASE, club_there, face_up_middles, labelled_per_scene, soft_scene
+from vision.train.scenes import TRAIN_SEED_BASE, club_there, face_up_middles, labelled_per_scene, still_or_soft
 from vision.train.train_index import fit, net_inputs
 
 SEED_OFFSET = 3_200_000
@@ -86,7 +85,7 @@ def scene_asked(seed: int, soft: bool = False) -> tuple[np.ndarray, np.ndarray]:
 
     rng = np.random.default_rng(seed)
     scene = random_scene(seed, kind="fans" if rng.random() < FANS_SHARE else "scatter")
-    scene = soft_scene(scene, rng) if soft else replace(scene, effects=replace(scene.effects, motion_px=0.0))
+    scene = still_or_soft(scene, rng, soft)
     rendered = render(scene)
     truth = face_up_middles(rendered)
     finder = _Watching(soft)

@@ -33,7 +33,7 @@ from vision.cards.jokers import WITNESS_WEIGHTS, asked, joker_probability
 from vision.cards.net import JOKER_CLASS, NONE
 from vision.cards.proposals import Proposals, cut_patches, patch_input
 from vision.render.scene import Scene
-from vision.train.scenes import TRAIN_SEED_BASE, labelled_per_scene, scene_indices, soft_scene
+from vision.train.scenes import TRAIN_SEED_BASE, labelled_per_scene, scene_indices, still_or_soft
 from vision.train.train_index import IGNORE, fit
 
 SEED_OFFSET = 1_200_000
@@ -95,8 +95,7 @@ def scene_candidates(seed: int) -> tuple[np.ndarray, np.ndarray]:
         scene = sow_jokers(random_scene(seed, kind="fans"), rng)
     else:
         scene = random_scene(seed, kind=KINDS[int(rng.integers(len(KINDS)))])
-    scene = (soft_scene(scene, rng) if rng.random() < SOFT_SHARE
-             else replace(scene, effects=replace(scene.effects, motion_px=0.0)))
+    scene = still_or_soft(scene, rng, rng.random() < SOFT_SHARE)
     rendered = render(scene)
     seen: list[tuple[np.ndarray, Proposals]] = []
     finder = CardFinder()

@@ -24,7 +24,6 @@ import multiprocessing
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -33,7 +32,7 @@ from vision.cards.detect import CardFinder, FoundCard
 from vision.cards.net import RANK_CLASSES, SUIT_CLASSES, IndexNet, Shape
 from vision.cards.pips import sure_black_pair
 from vision.cards.top_pips import NET_WEIGHTS, PATCH, ShownPip, patch_log_odds, pip_patch, shown_top_pips
-from vision.train.scenes import TRAIN_SEED_BASE, club_there, face_up_middles, labelled_per_scene, soft_scene
+from vision.train.scenes import TRAIN_SEED_BASE, club_there, face_up_middles, labelled_per_scene, still_or_soft
 from vision.train.train_index import fit
 
 SEED_OFFSET = 700_000
@@ -72,8 +71,7 @@ def scene_pips(seed: int) -> tuple[np.ndarray, np.ndarray]:
 
     rng = np.random.default_rng(seed)
     scene = random_scene(seed, kind="fans" if rng.random() < 0.7 else "scatter")
-    scene = (soft_scene(scene, rng) if rng.random() < SOFT_SHARE
-             else replace(scene, effects=replace(scene.effects, motion_px=0.0)))
+    scene = still_or_soft(scene, rng, rng.random() < SOFT_SHARE)
     rendered = render(scene)
     truth = face_up_middles(rendered)
     finder = _Watching()
