@@ -467,12 +467,28 @@ def _amid_lines(stock: np.ndarray, centres: np.ndarray, stats: np.ndarray, ask: 
     return out
 
 
+STUB_SIZE = 0.75
+"""A piece the first opening leaves longer than this share of the largest glyph ...
+(a share of 0.6 read the same cards)"""
+STUB_LENGTH = 2.0
+"""... and at least this many times as long as it is wide is a glyph still on a stub of a
+two-pixel line, glyph-sized as it is: the second opening frees the glyph from it, the piece
+itself still stands (dev seed 2484: a covered two of diamonds whose diamond ran into the
+edge of the card over it, 21 px with the stub against a largest glyph of 21.0, went
+unread). Dev still frames (seeds 2000-2749): fans 4282 -> 4284, one more report matching
+none, the dim frames the same. Any piece near that size, however drawn out: three more
+reports matching none. Whole blobs so drawn out sent to the hairline cut as well: four
+more, and a fanned card fewer (docs/benchmarks.md, session 70)."""
+
+
 def _opened_further(labels: np.ndarray, stats: np.ndarray, centres: np.ndarray, ok: np.ndarray,
                     search: GlyphSearch, most_area: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``stats``, ``centres`` and ``ok`` (the glyph-sized ones) of the pieces a first
     opening left, with the glyphs the second opening frees from those still larger than a
-    glyph added (and ok)."""
-    big = np.flatnonzero(np.maximum(stats[:, 2], stats[:, 3]) > search.max_size)
+    glyph, or nearly so and drawn out like a stub of line (:data:`STUB_SIZE`), added (and ok)."""
+    size = np.maximum(stats[:, 2], stats[:, 3])
+    stub = (size > STUB_SIZE * search.max_size) & (size >= STUB_LENGTH * np.minimum(stats[:, 2], stats[:, 3]))
+    big = np.flatnonzero((size > search.max_size) | stub)
     if len(big) == 0:
         return stats, centres, ok
     _, st, cen = _opened(np.isin(labels, big + 1).astype(np.uint8), _HAIRLINES[1])
