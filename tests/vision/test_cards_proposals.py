@@ -465,18 +465,49 @@ def test_the_covered_indices_of_a_tight_hand_held_fan_are_proposed_amid_its_line
     assert _seed_indices_proposed(2069, ["6h", "Jd"]) == [True, True]
 
 
+def _seed_card_read(seed: int, code: str) -> bool:
+    """Is the face-up ``code`` of rendered dev ``seed`` read by the reader, where it lies?"""
+    scene = random_scene(seed, kind=KINDS[seed % len(KINDS)])
+    rendered = render(scene)
+    (card,) = [t for t in rendered.truth if t.code == code and t.face_up]
+    where, width = np.mean(card.corners, axis=0), np.hypot(*np.subtract(card.corners[1], card.corners[0]))
+    read = CardReader(scene.layout).read_image(rendered.image).cards
+    return any(c.code == code and np.hypot(*(np.mean(c.corners, axis=0) - where)) < 0.25 * width for c in read)
+
+
 def test_a_suit_on_a_stub_of_two_pixel_edge_is_freed_from_it():
     # A covered two of diamonds (dev seed 2484): its diamond one blob with the two-pixel
     # edge of the card over it, running on across the column. Opening one-pixel lines left
     # the diamond on a stub of that edge, 21 px long against a largest glyph of 21.0: just
     # glyph-sized, so never opened further, and too long to pair with its "2".
     # Read as the reader reads it: its mask of the mat cuts that edge short.
-    scene = random_scene(2484, kind=KINDS[2484 % len(KINDS)])
-    rendered = render(scene)
-    (two,) = [t for t in rendered.truth if t.code == "2d"]
-    where, width = np.mean(two.corners, axis=0), np.hypot(*np.subtract(two.corners[1], two.corners[0]))
-    read = CardReader(scene.layout).read_image(rendered.image).cards
-    assert any(c.code == "2d" and np.hypot(*(np.mean(c.corners, axis=0) - where)) < 0.25 * width for c in read)
+    assert _seed_card_read(2484, "2d")
+
+
+def test_an_index_run_into_one_bar_by_the_cards_edge_is_proposed_as_a_whole_index():
+    # A covered king of hearts at 45 degrees in a fan (dev seed 2666): its K run into its
+    # heart, one diagonal bar by the card's edge, the square ring round it half over the
+    # cloth: under a fifth of it flat card stock, too little for a whole index. Its ring is
+    # card stock by its colour, and it stands in no crowd of print.
+    assert _seed_card_read(2666, "Kh")
+
+
+def test_a_patterned_backs_border_gives_no_whole_index_by_the_edge(monkeypatch):
+    # ... where a back's lattice, cut along its white border, makes bars with the border's
+    # stock round them, in a crowd of the lattice's blobs (none of them glyphs: no stock
+    # round each): no whole-index candidate more than with a fifth of flat stock asked for.
+    layout = mat_layout("crocodile", 2, "a3")
+    state = TableState(zones={"seat0": [down()] * 4, "seat1": [down()] * 2, "draw": [down()]})
+    rendered = render(table_scene(layout, state, seed=1))
+    assert rendered.scene.deck.back.pattern == "diamonds"
+    search = GlyphSearch.for_card_height(card_height_px(rendered))
+    shipped = len(find_glyphs(rendered.image, search).merged)
+    monkeypatch.setattr(proposals, "BAR_PAPER_BY_THE_EDGE", 2.0)  # no whole index by the edge
+    fifth = len(find_glyphs(rendered.image, search).merged)
+    monkeypatch.setattr(proposals, "BAR_PAPER_BY_THE_EDGE", 0.15)
+    monkeypatch.setattr(proposals, "CROWD", 10**6)  # no crowd too large
+    uncrowded = len(find_glyphs(rendered.image, search).merged)
+    assert shipped == fifth and uncrowded > 2 * shipped
 
 
 def test_a_suit_run_into_a_lighter_edge_is_what_its_darker_print_leaves():

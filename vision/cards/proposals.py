@@ -240,7 +240,11 @@ def find_glyphs(
         cut_keep[n_cut:] &= _ringed(ii, cut_stats[n_cut:], max(paper_min, FREED_PAPER))
         # a whole index sits in white card; carpet and wood make many elongated blobs
         whole = BAR_PAPER if search.span is None else BAR_PAPER_ON_MAT
-        long_blob &= _ringed(ii, stats, max(paper_min, whole))
+        ringed_whole = _ringed(ii, stats, max(paper_min, whole))
+        if search.span is not None:
+            by_the_edge = long_blob & ~ringed_whole & _ringed(ii, stats, max(paper_min, BAR_PAPER_BY_THE_EDGE))
+            ringed_whole |= _amid_lines(stock, centres, stats, by_the_edge, stats[:, 4] >= MIN_GLYPH_AREA, search)
+        long_blob &= ringed_whole
         if len(cut_bars):
             bar_keep &= _ringed(ii, np.array([b[0] for b in cut_bars]), max(paper_min, BAR_PAPER))
     bars = [_bar(labels, stats[k], centres[k], int(k) + 1) for k in np.flatnonzero(long_blob)]
@@ -292,6 +296,18 @@ fifth of stock round it or less, and a soft, noisy jack of hearts lying alone we
 one more card matching none. At 0.1, isolated 1007, but five times the bars on a table of
 patterned backs: a whole frame read 12 % slower, 10 MB more memory. The cut bars
 (:func:`_cut_off_hairlines`) gained nothing from it and keep :data:`BAR_PAPER`."""
+BAR_PAPER_BY_THE_EDGE = 0.15
+"""... and a whole index with less round it, down to this share, when its ring is card
+stock by its colour (:data:`STOCK_RING`) and it stands in no crowd of blobs of print
+(:data:`CROWD`; every blob, not only the glyph-sized): a covered king of hearts at 45
+degrees in a fan (dev seed 2666), its K run into its heart by the card's edge, the square
+ring round that diagonal bar half over the cloth. Dev still frames (seeds 2000-2749):
+lone 2719 -> 2720, fans 4284 -> 4286, the same reports matching none, the dim frames the
+same. The crowd counted among the glyph-sized blobs only (as :func:`_amid_lines` does for
+glyphs), the bars of a patterned back's cut lattice along its border got in too: 4.9
+times the whole-index candidates on the speed bench's tables, a whole frame 8 % slower,
+12 MB more memory; counting every blob, none of them. At 0.1, the same cards and one more
+report matching none (docs/benchmarks.md, session 70)."""
 
 
 def _freed_glyphs(inked: np.ndarray, labels: np.ndarray, size: np.ndarray,
@@ -324,6 +340,10 @@ run together, is a solid square (held-out seed 8: a covered five of clubs, 72 px
 went unread). Training-like still frames: the same cards right, no more extras."""
 
 
+MIN_GLYPH_AREA = 6
+"""A glyph, or any blob worth counting as print, has at least this many pixels."""
+
+
 def _glyph_sized(stats: np.ndarray, search: GlyphSearch) -> np.ndarray:
     """Per component (x, y, w, h, area rows): could it be one index glyph by its box?"""
     w, h, area = stats[:, 2], stats[:, 3], stats[:, 4]
@@ -332,7 +352,7 @@ def _glyph_sized(stats: np.ndarray, search: GlyphSearch) -> np.ndarray:
     return (
         (size >= search.min_size)
         & (size <= search.max_size)
-        & (area >= 6)
+        & (area >= MIN_GLYPH_AREA)
         & (fill > 0.15)
         & ((fill < 0.97) | ((size >= 4) & (size <= SOLID_GLYPH_PX) & (area >= 12)))
         & (size < 5 * np.minimum(w, h))
