@@ -496,17 +496,13 @@ def test_a_patterned_backs_border_gives_no_whole_index_by_the_edge(monkeypatch):
     # ... where a back's lattice, cut along its white border, makes bars with the border's
     # stock round them, in a crowd of the lattice's blobs (none of them glyphs: no stock
     # round each): no whole-index candidate more than with a fifth of flat stock asked for.
-    layout = mat_layout("crocodile", 2, "a3")
-    state = TableState(zones={"seat0": [down()] * 4, "seat1": [down()] * 2, "draw": [down()]})
-    rendered = render(table_scene(layout, state, seed=1))
-    assert rendered.scene.deck.back.pattern == "diamonds"
-    search = GlyphSearch.for_card_height(card_height_px(rendered))
-    shipped = len(find_glyphs(rendered.image, search).merged)
+    image, search = _table_of_diamond_backs()
+    shipped = len(find_glyphs(image, search).merged)
     monkeypatch.setattr(proposals, "BAR_PAPER_BY_THE_EDGE", 2.0)  # no whole index by the edge
-    fifth = len(find_glyphs(rendered.image, search).merged)
+    fifth = len(find_glyphs(image, search).merged)
     monkeypatch.setattr(proposals, "BAR_PAPER_BY_THE_EDGE", 0.15)
     monkeypatch.setattr(proposals, "CROWD", 10**6)  # no crowd too large
-    uncrowded = len(find_glyphs(rendered.image, search).merged)
+    uncrowded = len(find_glyphs(image, search).merged)
     assert shipped == fifth and uncrowded > 2 * shipped
 
 
@@ -517,20 +513,25 @@ def test_a_suit_run_into_a_lighter_edge_is_what_its_darker_print_leaves():
     assert _seed_indices_proposed(2157, ["4c"]) == [True]
 
 
+def _table_of_diamond_backs() -> tuple[np.ndarray, GlyphSearch]:
+    """A table of seven backs patterned with diamonds on white, and the reader's search there."""
+    layout = mat_layout("crocodile", 2, "a3")
+    state = TableState(zones={"seat0": [down()] * 4, "seat1": [down()] * 2, "draw": [down()]})
+    rendered = render(table_scene(layout, state, seed=1))
+    assert rendered.scene.deck.back.pattern == "diamonds"
+    return rendered.image, GlyphSearch.for_card_height(card_height_px(rendered))
+
+
 def test_a_backs_pattern_is_no_glyphs_for_the_stock_round_its_motifs(monkeypatch):
     # A table of backs patterned with diamonds on white: each diamond has stock round it
     # by its colour, none of it flat. Taken for glyphs amid a fan's lines, they made six
     # times the glyphs (the speed bench's whole frame read 3.8 times as slowly). In a crowd of twenty
     # and more glyph-sized blobs they are a pattern: no glyph more than the flat stock gives.
-    layout = mat_layout("crocodile", 2, "a3")
-    state = TableState(zones={"seat0": [down()] * 4, "seat1": [down()] * 2, "draw": [down()]})
-    rendered = render(table_scene(layout, state, seed=1))
-    assert rendered.scene.deck.back.pattern == "diamonds"
-    search = GlyphSearch.for_card_height(card_height_px(rendered))
-    shipped = len(find_glyphs(rendered.image, search).size)
+    image, search = _table_of_diamond_backs()
+    shipped = len(find_glyphs(image, search).size)
     monkeypatch.setattr(proposals, "STOCK_RING", 2.0)  # no glyph kept for its stock alone
-    flat_stock = len(find_glyphs(rendered.image, search).size)
+    flat_stock = len(find_glyphs(image, search).size)
     monkeypatch.setattr(proposals, "STOCK_RING", 0.5)
     monkeypatch.setattr(proposals, "CROWD", 10**6)  # no crowd too large
-    uncrowded = len(find_glyphs(rendered.image, search).size)
+    uncrowded = len(find_glyphs(image, search).size)
     assert shipped == flat_stock and uncrowded > 3 * shipped
