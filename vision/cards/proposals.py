@@ -302,7 +302,7 @@ stock by its colour (:data:`STOCK_RING`) and it stands in no crowd of blobs of p
 (:data:`CROWD`; every blob, not only the glyph-sized): a covered king of hearts at 45
 degrees in a fan (dev seed 2666), its K run into its heart by the card's edge, the square
 ring round that diagonal bar half over the cloth. Dev still frames (seeds 2000-2749):
-lone 2719 -> 2720, fans 4284 -> 4286, the same reports matching none, the dim frames the
+lone 2719 -> 2720, fans 4289 -> 4291, the same reports matching none, the dim frames the
 same. The crowd counted among the glyph-sized blobs only (as :func:`_amid_lines` does for
 glyphs), the bars of a patterned back's cut lattice along its border got in too: 4.9
 times the whole-index candidates on the speed bench's tables, a whole frame 8 % slower,
@@ -495,7 +495,7 @@ STUB_LENGTH = 2.0
 two-pixel line, glyph-sized as it is: the second opening frees the glyph from it, the piece
 itself still stands (dev seed 2484: a covered two of diamonds whose diamond ran into the
 edge of the card over it, 21 px with the stub against a largest glyph of 21.0, went
-unread). Dev still frames (seeds 2000-2749): fans 4282 -> 4284, one more report matching
+unread). Dev still frames (seeds 2000-2749): fans 4287 -> 4289, one more report matching
 none, the dim frames the same. Any piece near that size, however drawn out: three more
 reports matching none. Whole blobs so drawn out sent to the hairline cut as well: four
 more, and a fanned card fewer (docs/benchmarks.md, session 70)."""
