@@ -595,7 +595,7 @@ class CardFinder:
     def readings(self, image: np.ndarray, search: GlyphSearch = DEFAULT_SEARCH,
                  mask: np.ndarray | None = None, soft: bool = False, on_mat: bool = False) -> list[IndexReading]:
         reader = self.soft if soft and self.soft is not None else self.reader
-        return reader.read(image, propose(image, search, mask), on_mat)
+        return reader.read(image, propose(image, replace(search, soft=soft), mask), on_mat)
 
     def find(self, image: np.ndarray, search: GlyphSearch = DEFAULT_SEARCH,
              mask: np.ndarray | None = None, card_height_px: float | None = None,

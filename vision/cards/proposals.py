@@ -36,6 +36,9 @@ class GlyphSearch:
     threshold and a nearby card edge does not either."""
     span: tuple[float, float] | None = None
     """Rank-to-suit distance allowed, pixels at the searched scale (None: from glyph sizes)."""
+    soft: bool = False
+    """The frame is out of focus (:mod:`vision.cards.soft`): on the mat, an index blurred
+    into one squat blob is proposed as a whole index too (:data:`WHOLE_INDEX_RATIO`)."""
 
     @classmethod
     def for_card_height(cls, card_height_px: float) -> GlyphSearch:
@@ -577,6 +580,16 @@ long, 0.66-0.93 of a step thick) measures 3.8-6.0, and the thickest get the shor
 candidates too, which read no false joker on the dev seeds."""
 JOKER_FIRST_PAIR = 0.92
 """From the word's top end to the middle of its J and O, in letter steps."""
+WHOLE_INDEX_RATIO = 3.0
+"""A whole index is at least this drawn out (the ratio of its variances along its axes).
+In a frame out of focus (:attr:`GlyphSearch.soft`), a blob of a whole index's size but
+squatter may be one still: a ten's "1", "0" and suit blurred into one (dev seed 2411: a ten of diamonds
+lying alone and a covered ten of hearts, 90 px cards, unread). It is proposed centred,
+down either way along each axis. Dev still frames (seeds 2000-2749): lone 2720 -> 2721,
+covered 4291 -> 4292, one report fewer matching none, the dim frames the same; seeds
+2750-3049 one covered card more. In sharp frames too: three covered cards of seed 2120
+lost for one gained, one more report matching none. Only those more drawn out than 1.2
+to 1: the same cards (docs/benchmarks.md, session 70)."""
 
 
 def _merged_indices(ink: np.ndarray, inked: np.ndarray, bars: list[Bar], search: GlyphSearch,
@@ -599,7 +612,7 @@ def _merged_indices(ink: np.ndarray, inked: np.ndarray, bars: list[Bar], search:
         # rank over suit is 2-4 times as long as wide (variance ratio 3-20): not one glyph,
         # and not a line (a card's or the cloth's edge)
         span = 1.7 * np.sqrt(major)
-        whole_index = 3.0 <= major / minor <= 20.0 and lo <= span <= hi
+        whole_index = WHOLE_INDEX_RATIO <= major / minor <= 20.0 and lo <= span <= hi
         # a joker's index is the word JOKER stacked letter by letter, whose small letters
         # run together into one bar; the classifier knows a joker by its J over its O
         length = np.sqrt(12 * major)  # a uniform bar's length from its variance
@@ -610,17 +623,23 @@ def _merged_indices(ink: np.ndarray, inked: np.ndarray, bars: list[Bar], search:
         words = CUT_JOKER_STEPS if cut or short else (JOKER_STEPS,)
         steps = [(length / n, n) for n in words if 0.5 * lo <= length / n <= 0.6 * hi]
         joker = major / minor >= 8.0 and bool(steps)
+        squat = search.soft and search.span is not None and major / minor < WHOLE_INDEX_RATIO
         # the shape first (cheap), then the print's contrast with the stock round it
-        if not (whole_index or joker) or not _printed_on_card(ink, inked, stat, blob):
+        if not (whole_index or joker or squat) or not _printed_on_card(ink, inked, stat, blob):
             continue
         angle = 0.5 * np.arctan2(2 * mu11, mu20 - mu02)
         axis = np.array([np.cos(angle), np.sin(angle)])
         centre = (blob_centre + 0.5) / scale - 0.5
-        if whole_index:
+        # a squat blob's way down is along either of its axes, its span as a bar's along it
+        ways = [(axis, span)] if whole_index else []
+        if squat:
+            ways = [(a, 1.7 * np.sqrt(v)) for a, v in ((axis, major), (np.array([-axis[1], axis[0]]), minor))
+                    if lo <= 1.7 * np.sqrt(v) <= hi]
+        for way, way_span in ways:
             for sign in (1.0, -1.0):
                 out_c.append(centre)
-                out_d.append(sign * axis)
-                out_s.append(span / scale)
+                out_d.append(sign * way)
+                out_s.append(way_span / scale)
                 out_j.append(False)
         for step, n in steps if joker else ():
             for sign in (1.0, -1.0):
