@@ -495,9 +495,10 @@ def test_an_index_run_into_one_bar_by_the_cards_edge_is_proposed_as_a_whole_inde
 
 
 def test_a_patterned_backs_border_gives_no_whole_index_by_the_edge(monkeypatch):
-    # ... where a back's lattice, cut along its white border, makes bars with the border's
-    # stock round them, in a crowd of the lattice's blobs (none of them glyphs: no stock
-    # round each): no whole-index candidate more than with a fifth of flat stock asked for.
+    # The same looser ring for a whole index by a card's edge takes in no back's pattern:
+    # a back's lattice, cut along its white border, makes bars with the border's stock
+    # round them, but in a crowd of the lattice's blobs (none of them glyphs: no stock
+    # round each). No whole-index candidate more than with a fifth of flat stock asked for.
     image, search = _table_of_diamond_backs()
     shipped = len(find_glyphs(image, search).merged)
     monkeypatch.setattr(proposals, "BAR_PAPER_BY_THE_EDGE", 2.0)  # no whole index by the edge
@@ -516,15 +517,18 @@ def test_a_tens_index_blurred_into_one_squat_blob_is_proposed_in_a_soft_frame():
 
 
 def test_a_squat_blob_is_proposed_as_a_whole_index_only_in_a_soft_frame():
-    # ... in a sharp frame a squat blob is a pip or a glyph, paired as such; taken for a
-    # whole index there too, three covered cards of a sharp fan were lost for one gained
+    # Out of focus, a squat blob of print is proposed centred on it, down either way along
+    # each of its axes. In a sharp frame such a blob is a pip or a glyph, paired as such:
+    # taken for a whole index there too, three covered cards of a sharp fan were lost for
+    # one gained (dev seed 2120).
     image = np.full((60, 60, 3), 230, np.uint8)
     cv2.circle(image, (30, 30), 6, (40, 40, 200), -1, cv2.LINE_AA)
     cv2.circle(image, (34, 26), 5, (40, 40, 200), -1, cv2.LINE_AA)
     search = GlyphSearch.for_card_height(100)
     assert len(find_glyphs(image, search).merged) == 0
     soft = find_glyphs(image, replace(search, soft=True)).merged
-    assert len(soft) > 0 and np.allclose(soft.centre, soft.centre[0], atol=1.0)
+    assert len(soft) == 4 and np.allclose(soft.centre, soft.centre[0])
+    assert abs(soft.down[0] @ soft.down[2]) < 1e-6 and np.allclose(soft.down[0], -soft.down[1])
 
 
 def test_a_suit_run_into_a_lighter_edge_is_what_its_darker_print_leaves():

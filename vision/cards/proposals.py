@@ -583,9 +583,9 @@ JOKER_FIRST_PAIR = 0.92
 WHOLE_INDEX_RATIO = 3.0
 """A whole index is at least this drawn out (the ratio of its variances along its axes).
 In a frame out of focus (:attr:`GlyphSearch.soft`), a blob of a whole index's size but
-squatter may be one still: a ten's "1", "0" and suit blurred into one (dev seed 2411: a ten of diamonds
-lying alone and a covered ten of hearts, 90 px cards, unread). It is proposed centred,
-down either way along each axis. Dev still frames (seeds 2000-2749): lone 2720 -> 2721,
+squatter may be one still: a ten's "1", "0" and suit blurred into one (dev seed 2411: a
+ten of diamonds lying alone and a covered ten of hearts, 90 px cards, unread). It is
+proposed centred, down either way along each axis. Dev still frames (seeds 2000-2749): lone 2720 -> 2721,
 covered 4291 -> 4292, one report fewer matching none, the dim frames the same; seeds
 2750-3049 one covered card more. In sharp frames too: three covered cards of seed 2120
 lost for one gained, one more report matching none. Only those more drawn out than 1.2
@@ -596,8 +596,9 @@ def _merged_indices(ink: np.ndarray, inked: np.ndarray, bars: list[Bar], search:
                     scale: float, first_cut: int) -> Proposals:
     """Elongated blobs read as a whole index: centred on the blob, "down" along its long
     axis (both ways: the classifier says which), span half its length (1.7 standard
-    deviations along the axis, as for a uniform bar). ``bars[first_cut:]`` were cut off a
-    line."""
+    deviations along the axis, as for a uniform bar); in a frame out of focus, squat ones
+    too, down along either axis (:data:`WHOLE_INDEX_RATIO`). ``bars[first_cut:]`` were cut
+    off a line."""
     out_c, out_d, out_s, out_j = [], [], [], []
     lo, hi = search.span if search.span is not None else (search.min_size, search.max_size * 1.2)
     for k, (stat, blob_centre, blob) in enumerate(bars):
@@ -633,8 +634,8 @@ def _merged_indices(ink: np.ndarray, inked: np.ndarray, bars: list[Bar], search:
         # a squat blob's way down is along either of its axes, its span as a bar's along it
         ways = [(axis, span)] if whole_index else []
         if squat:
-            ways = [(a, 1.7 * np.sqrt(v)) for a, v in ((axis, major), (np.array([-axis[1], axis[0]]), minor))
-                    if lo <= 1.7 * np.sqrt(v) <= hi]
+            across = np.array([-axis[1], axis[0]])
+            ways = [(a, sp) for a, sp in ((axis, span), (across, 1.7 * np.sqrt(minor))) if lo <= sp <= hi]
         for way, way_span in ways:
             for sign in (1.0, -1.0):
                 out_c.append(centre)
