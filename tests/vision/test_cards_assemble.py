@@ -191,6 +191,21 @@ def test_on_the_mat_a_double_decks_same_card_under_another_is_two_cards():
     assert [c.covered for c in cards if c is not top] == [True]
 
 
+def test_off_the_mat_a_double_decks_same_card_under_another_is_two_cards():
+    # The same off the mat, where a card found as two (a four-index deck's) is merged once
+    # one of them measures its size by its own two indices: from the top ten's far index,
+    # the covered ten's index lay in its far corner's window, and the two were one card
+    # (dev seed 3236: two eights of hearts in a hand's fan). That corner is the top card's own.
+    a, far, back = _pair("Th", conf=0.95, angle=0.0)
+    b = _reading("Th", far, back, conf=0.99)
+    under = _reading("Th", a.centre - (far - a.centre) * 0.3, a.down, conf=0.95)
+    for order in ([under, a, b], [b, a, under], [a, under, b]):
+        cards = assemble(order, (1000, 1000))
+        assert sorted(len(c.indices) for c in cards) == [1, 2]
+        (top,) = [c for c in cards if len(c.indices) == 2]
+        assert {id(i) for i in top.indices} == {id(a), id(b)}
+
+
 def test_an_index_whose_down_leans_still_pairs_with_the_far_corner_of_its_card():
     # A "10" whose "1" was paired with the pip leans by 25 degrees; the other index stands
     # straight and sees it exactly at the far end of the card's diagonal.

@@ -448,13 +448,19 @@ def _left_index_outline(indices: list[IndexReading], shape: CardShape,
 
 def _sized_siblings(card: FoundCard, other: FoundCard, shape: CardShape) -> bool:
     """Does ``card``, its height measured by its own indices, find an index of ``other``
-    where a sibling of its first index lies?"""
+    where a sibling of its first index lies? Not at its far corner when it holds its own
+    index there: another card's index by that corner is another card's (dev seed 3236: of
+    two eights of hearts in a hand's fan, the covered one's index lay in the far corner's
+    window of the top one's far index, and the two were read as one card)."""
     height = _own_height(card, shape)
     if height is None:
         return False
     a = card.indices[0]
     sized = deck_shape(a, shape, height)
-    return any(_sibling_kind(a, r, sized, measured=True) is not None for r in other.indices)
+    kinds = {_sibling_kind(a, r, sized, measured=True) for r in other.indices} - {None}
+    if any(_sibling_kind(a, b, sized, measured=True) == "opposite" for b in card.indices[1:]):
+        kinds.discard("opposite")
+    return bool(kinds)
 
 
 def _four_index_cards_merged(found: list[_Assembled], shape: CardShape, min_confidence: float) -> list[_Assembled]:
