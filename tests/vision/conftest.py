@@ -1,7 +1,8 @@
 """Fixtures the vision tests share: the scene renderer, and the default Pool Party board
 and its mat layout. Module-scoped, as each test module had them: the renderer's caches and
 the mat stay warm within a module. And readings of an index made up, and what pips
-may do to them, and club-or-spade witnesses that say one suit whatever they see."""
+may do to them, and club-or-spade witnesses that say one suit whatever they see; and
+whether a rendered dev seed's card is read where it lies."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ from vision.cards.detect import CardFinder
 from vision.cards.indices import CODES
 from vision.cards.net import SUIT_CLASSES, IndexNet
 from vision.mat.pool import pool_layout
-from vision.render.scene import SceneRenderer
+from vision.reader import CardReader
+from vision.render.scene import SceneRenderer, render
+from vision.render.synth import KINDS, random_scene
 
 
 @pytest.fixture(scope="module")
@@ -63,6 +66,23 @@ def says_odds(club_odds: float, net: IndexNet) -> IndexNet:
 def always_says(suit: str, net: IndexNet) -> IndexNet:
     """A club-or-spade witness of ``net``'s shape that says ``suit`` ("c" or "s") whatever it is shown."""
     return says_odds(np.exp(50.0) if suit == "c" else np.exp(-50.0), net)
+
+
+def seed_card_read(seed: int, code: str) -> bool:
+    """Is every face-up ``code`` of rendered dev ``seed`` (a double deck's may be two) read
+    by the reader where it lies (an outline's middle within a quarter of the card's width
+    of the true one)?"""
+    scene = random_scene(seed, kind=KINDS[seed % len(KINDS)])
+    rendered = render(scene)
+    read = CardReader(scene.layout).read_image(rendered.image).cards
+    cards = [t for t in rendered.truth if t.code == code and t.face_up]
+    assert cards, f"no face-up {code} in seed {seed}"
+
+    def found(card) -> bool:
+        where, width = np.mean(card.corners, axis=0), np.hypot(*np.subtract(card.corners[1], card.corners[0]))
+        return any(c.code == code and np.hypot(*(np.mean(c.corners, axis=0) - where)) < 0.25 * width for c in read)
+
+    return all(found(card) for card in cards)
 
 
 def without_pips(finder: CardFinder) -> CardFinder:

@@ -22,12 +22,13 @@ from vision.cards.proposals import (
 )
 from vision.mat.games import mat_layout
 from vision.mat.layout import POKER_CARD_MM
-from vision.reader import CardReader
 from vision.render.camera import overhead_camera
 from vision.render.scene import CardPlacement, Scene, render
 from vision.render.synth import KINDS, random_scene
 from vision.render.table import TableState, down, table_scene
 from vision.train.scenes import card_height_px, card_indices, scene_indices
+
+from .conftest import seed_card_read
 
 
 def test_index_frame_is_a_turn_not_a_mirror():
@@ -467,23 +468,13 @@ def test_the_covered_indices_of_a_tight_hand_held_fan_are_proposed_amid_its_line
     assert _seed_indices_proposed(2069, ["6h", "Jd"]) == [True, True]
 
 
-def _seed_card_read(seed: int, code: str) -> bool:
-    """Is the face-up ``code`` of rendered dev ``seed`` read by the reader, where it lies?"""
-    scene = random_scene(seed, kind=KINDS[seed % len(KINDS)])
-    rendered = render(scene)
-    (card,) = [t for t in rendered.truth if t.code == code and t.face_up]
-    where, width = np.mean(card.corners, axis=0), np.hypot(*np.subtract(card.corners[1], card.corners[0]))
-    read = CardReader(scene.layout).read_image(rendered.image).cards
-    return any(c.code == code and np.hypot(*(np.mean(c.corners, axis=0) - where)) < 0.25 * width for c in read)
-
-
 def test_a_suit_on_a_stub_of_two_pixel_edge_is_freed_from_it():
     # A covered two of diamonds (dev seed 2484): its diamond one blob with the two-pixel
     # edge of the card over it, running on across the column. Opening one-pixel lines left
     # the diamond on a stub of that edge, 21 px long against a largest glyph of 21.0: just
     # glyph-sized, so never opened further, and too long to pair with its "2".
     # Read as the reader reads it: its mask of the mat cuts that edge short.
-    assert _seed_card_read(2484, "2d")
+    assert seed_card_read(2484, "2d")
 
 
 def test_an_index_run_into_one_bar_by_the_cards_edge_is_proposed_as_a_whole_index():
@@ -491,7 +482,7 @@ def test_an_index_run_into_one_bar_by_the_cards_edge_is_proposed_as_a_whole_inde
     # heart, one diagonal bar by the card's edge, the square ring round it half over the
     # cloth: under a fifth of it flat card stock, too little for a whole index. Its ring is
     # card stock by its colour, and it stands in no crowd of print.
-    assert _seed_card_read(2666, "Kh")
+    assert seed_card_read(2666, "Kh")
 
 
 def test_a_patterned_backs_border_gives_no_whole_index_by_the_edge(monkeypatch):
@@ -513,7 +504,7 @@ def test_a_tens_index_blurred_into_one_squat_blob_is_proposed_in_a_soft_frame():
     # A ten of diamonds lying alone in a frame out of focus (dev seed 2411), 90 px wide:
     # each index's "1", "0" and diamond one blob, glyph-sized and too squat for a whole
     # index run into a bar. Neither index was proposed, nor the card read.
-    assert _seed_card_read(2411, "Td")
+    assert seed_card_read(2411, "Td")
 
 
 def test_a_squat_blob_is_proposed_as_a_whole_index_only_in_a_soft_frame():
