@@ -257,10 +257,11 @@ def test_a_covered_card_whose_far_index_lies_just_past_the_card_over_it_is_not_c
 
 
 def test_a_covered_card_renamed_by_its_top_pips_takes_in_no_card_over_it():
-    # A covered six of clubs (dev seed 3213): renamed by its top pips, it took for a second
-    # look at itself the card of that name whose index lay in its outline, as a card read
-    # at two ranks does once its pips are counted in full view. A covered card's outline
-    # runs under the card over it: none is taken in.
+    # A column of a double deck with two sixes of clubs (dev seed 3213): a covered card
+    # renamed a six of clubs by its top pips took in the other six, whose index lay in its
+    # outline, as a card read at two ranks does once its pips are counted in full view; and
+    # that six was lost. A covered card's outline runs under the cards over it: it takes
+    # none in.
     assert seed_card_read(3213, "6c")
 
 

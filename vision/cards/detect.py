@@ -732,9 +732,10 @@ class CardFinder:
         doubles = set()
         for card in renamed:
             # only a card whose pips were counted in full view is known where they were: a
-            # covered one, renamed by its top pips alone, lies under the card over it, whose
-            # indices lie in its outline whatever they read (dev seed 3171: a covered eight
-            # of diamonds renamed a seven took in the seven of diamonds over it)
+            # covered one, renamed by its top pips alone, lies under the cards over it, whose
+            # indices lie in its outline whatever they read (dev seed 3213: in a column of a
+            # double deck, a covered card renamed a six of clubs took in the other six of
+            # clubs lying over it, which was lost)
             if id(card) in doubles or card.covered:
                 continue
             for other in cards:
