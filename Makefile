@@ -42,6 +42,7 @@ bench: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check companion vision hardware web tests bench
 	$(VENV)/bin/mypy companion vision hardware web bench
+	$(VENV)/bin/lint-imports
 
 clean:
 	rm -rf $(VENV) $(OLD_VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis

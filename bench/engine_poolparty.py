@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from companion.games.base import Action, Game  # noqa: E402
 from companion.games.poolparty import CrocMove, PoolParty, Reveal, Square  # noqa: E402
 from companion.games.poolparty.play import play_randomly  # noqa: E402
+from companion.observation import BoardReading  # noqa: E402
 
 
 def median_us(fn: Callable[[], object], repeat: int) -> float:
@@ -62,7 +63,7 @@ def mid_game(seed: int) -> PoolParty | None:
     return game
 
 
-def illegal_observation(game: PoolParty, rng: random.Random) -> dict | None:
+def illegal_observation(game: PoolParty, rng: random.Random) -> BoardReading | None:
     """The board after a crocodile of the player to move slid one square short."""
     moves = [a for a in game.legal_actions() if isinstance(a, CrocMove) and a.path and len(a.path) >= 2
              and a.path[-2] != "bar"]
@@ -72,11 +73,9 @@ def illegal_observation(game: PoolParty, rng: random.Random) -> dict | None:
     assert move.path is not None  # only moves with a path were kept
     short = move.path[-2]
     assert isinstance(short, Square)  # not "bar", the one step that is no square
-    obs = game.observation()
-    top = obs["squares"][move.origin.name]
-    obs["squares"][move.origin.name] = None
-    obs["squares"][short.name] = top
-    return obs
+    squares = dict(game.observation().squares)
+    squares[move.origin.name], squares[short.name] = None, squares[move.origin.name]
+    return BoardReading(squares)
 
 
 def main() -> None:

@@ -31,13 +31,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.assemble import assemble_table  # noqa: E402
-from companion.config import Config  # noqa: E402
-from companion.demo.world import TableWorld  # noqa: E402
+from companion.app.assemble import assemble_table  # noqa: E402
+from companion.app.config import Config  # noqa: E402
+from companion.app.demo.world import TableWorld  # noqa: E402
+from companion.app.server import start_in_thread  # noqa: E402
 from companion.events import InputEvent  # noqa: E402
 from companion.games.cabo import Crocodile  # noqa: E402
 from companion.games.cabo.actions import Discard, Draw, Look, TurnUp  # noqa: E402
-from companion.server import start_in_thread  # noqa: E402
 from vision.mat.games import mat_layout  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium")

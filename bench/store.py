@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from companion.app.server import start_in_thread  # noqa: E402
 from companion.referee import Referee  # noqa: E402
-from companion.server import start_in_thread  # noqa: E402
 from companion.store import Store  # noqa: E402
 from web import create_app  # noqa: E402
 

@@ -87,7 +87,7 @@ def rendered_accuracy(seeds: range, empties: int, list_misses: bool = False
         if scene.effects.motion_px == 0:
             still.add(s)
             next(b for r, b in blocks.items() if seed in r).add(s)
-            in_focus = obs.extras.get("in_focus", True)
+            in_focus = obs.camera.in_focus is not False
             if in_focus:
                 focused.add(s)
             for m in s.missed if list_misses else ():

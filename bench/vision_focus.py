@@ -40,14 +40,14 @@ def main(argv: list[str] | None = None) -> int:
         scene = random_scene(seed, kind=KINDS[seed % len(KINDS)])
         r = render(scene)
         obs = CardReader(scene.layout).read_image(r.image)
-        if "blur_px" not in obs.extras:
+        if not obs.camera.blur_px:
             continue  # no mat in view: nothing measured
         tally = score_scene(r.truth, list(obs.cards))
         if scene.effects.motion_px:
             moving.add(tally)
             continue
-        errors.append(abs(obs.extras["blur_px"] - scene.effects.blur_sigma))
-        (passed if obs.extras["in_focus"] else flagged).add(tally)
+        errors.append(abs(obs.camera.blur_px - scene.effects.blur_sigma))
+        (passed if obs.camera.in_focus else flagged).add(tally)
     e = np.array(errors)
     print(f"seeds {args.first}-{args.first + args.scenes - 1}: {len(e)} still frames with a mat measured, "
           f"{moving.scenes} moving ones; limit {FOCUS_LIMIT} of a rank's height")

@@ -53,10 +53,10 @@ from vision_hands import LAMPS  # noqa: E402
 
 from companion.crok_catalogs import shipped_catalog  # noqa: E402
 from companion.games.poolparty import Board  # noqa: E402
+from companion.observation import Observation  # noqa: E402
 from vision.frame import Frame  # noqa: E402
 from vision.mat.battle import battle_layout  # noqa: E402
-from vision.observation import Observation  # noqa: E402
-from vision.pool.reader import EXTRAS_KEY, PoolReader  # noqa: E402
+from vision.pool.reader import PoolReader  # noqa: E402
 from vision.render.croks import invented_croks, random_battle  # noqa: E402
 from vision.render.effects import Effects  # noqa: E402
 from vision.render.pool import PoolState, pool_reading, pool_scene, random_pool, random_position  # noqa: E402
@@ -195,7 +195,7 @@ def _followed(renderer: SceneRenderer, board: dict, tiles: TileSet, k: int,
 
 
 def _squares(obs: Observation) -> dict[str, object]:
-    return obs.extras.get(EXTRAS_KEY, {}).get("squares", {})
+    return obs.board.to_json()["squares"] if obs.board is not None else {}
 
 
 def card_figures(battles: int, renderer: SceneRenderer, base: float) -> None:

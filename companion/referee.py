@@ -1,13 +1,19 @@
 """The referee: the one loop that turns inputs from the table into game actions and rulings.
 
 Inputs (pad presses, slap results, camera observations, taps) arrive from many threads
-through :meth:`Referee.submit`; one thread handles them in order. Every input is written
-to the store *before* it is handled, and the table's state is a pure function of the
-stored inputs: after a restart the referee replays the log and the table is exactly
-where it was.
+through :meth:`Referee.submit`, which **stores each one before it returns**: whoever
+acknowledges an input (the API's 2xx, a beep) does so after it is on disk, and the answer
+carries its sequence number. One thread then handles the stored inputs in that order.
+The table's state is a pure function of the stored inputs: after a restart (a crash, a
+kill, a power cut) the referee replays the log and the table is exactly where it was.
+
+The referee knows no game. A setup names the game; the registry
+(:mod:`companion.refereeing.registry`) opens its table, which follows the
+:class:`~companion.refereeing.protocol.RefereedTable` protocol.
 
 The web app talks to the referee only through this public API: ``submit``, ``live``
-(the published state), and the named commands.
+(the published state), ``offers`` (the games and their house rules) and the named
+commands.
 """
 
 from __future__ import annotations
@@ -17,14 +23,25 @@ import queue
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from companion.events import InputEvent
 from companion.live import LiveState
-from companion.refereeing.cabo import CaboTable, Effect
-from companion.refereeing.camera import SeatArea
+from companion.observation import Observation, ObservationFormatError
+from companion.refereeing.protocol import (
+    NO_MAT,
+    ArmSlaps,
+    Beep,
+    BlinkSeat,
+    Effect,
+    LightSeat,
+    MatZones,
+    RefereedTable,
+    TableInput,
+)
+from companion.refereeing.registry import GameOffer, offers, open_table
 from companion.refereeing.setup import SetupError, TableSetup, parse_setup
 from companion.store import Store, StoredEvent
 
@@ -42,6 +59,14 @@ class _Status:
     value: dict[str, Any]
 
 
+@dataclass(frozen=True)
+class _Stored:
+    """An input on disk, waiting for the referee's thread."""
+
+    event: InputEvent
+    stored: StoredEvent
+
+
 class Referee:
     def __init__(
         self,
@@ -52,7 +77,7 @@ class Referee:
         session_id: int | None = None,
         clock: Callable[[], int] = time.monotonic_ns,
         demo: bool = False,
-        seat_areas: Callable[[str, int], Sequence[SeatArea]] | None = None,
+        mat_zones: Callable[[str, int], MatZones] | None = None,
         admin_pin_hash: str = "",
     ) -> None:
         self.store = store
@@ -61,29 +86,35 @@ class Referee:
         self.clock = clock
         self.demo = demo
         self.live = LiveState()
-        self._inbox: queue.Queue[InputEvent | _Status | None] = queue.Queue()
+        self._inbox: queue.Queue[_Stored | _Status | None] = queue.Queue()
+        self._intake = threading.Lock()
+        """Held while an input is stored and queued: the queue's order is the log's."""
         self._thread: threading.Thread | None = None
         self._recent: deque[dict[str, Any]] = deque(maxlen=RECENT_INPUTS)
         self.input_count = 0
         self.handling_ms: deque[float] = deque(maxlen=1000)
-        """How long each input took, store and publish included (for benchmarks)."""
+        """How long each input took to handle and publish (for benchmarks)."""
         self.press_simulator: Callable[[int, str], None] | None = None
         """Demo only: presses a simulated pad (set by the composition root)."""
-        self.arm_slaps: Callable[[], object] | None = None
-        """Opens a slap window on the pads (a card landed on the discard pile)."""
+        self.arm_slaps: Callable[[int], object] | None = None
+        """Opens a slap window on the pads from the given instant (a card landed then)."""
         self.feedback: Any = None
         """LEDs and buzzer at the seats, when wired."""
-        self.seat_areas = seat_areas
-        """Where each seat's layout lies on the game's mat (for penalty cards), from vision."""
+        self.mat_zones = mat_zones
+        """The zones of the mat a game is played on, from vision (given by the composition root)."""
         self.admin_pin_hash = admin_pin_hash
         """From the config; overrides the PIN chosen at setup."""
-        self.table: CaboTable | None = None
+        self.table: RefereedTable | None = None
         self.camera: dict[str, Any] | None = None
         """The camera's state for the page: live / stalled / gone, the picture's version."""
         self.camera_picture: Callable[[], tuple[int, bytes | None]] | None = None
         """The latest annotated picture (set by the composition root when a camera runs)."""
         self._replaying = False
+        self._table_session: int | None = None
+        """The session whose log the table was built from (a setup stored since may have
+        opened the next one)."""
 
+        settle_results(store, mat_zones)
         resumed = store.session(session_id) if session_id is not None else store.latest_unfinished_session()
         if resumed is None:
             self.session_id = store.new_session(table_name, meta={"seats": self.seats})
@@ -92,19 +123,35 @@ class Referee:
             self.session_id = resumed.id
             self.resumed = True
             self.seats = list(resumed.meta.get("seats", self.seats))
-            self._replaying = True
-            try:
-                self._replay(store.iter_events(self.session_id))
-            finally:
-                self._replaying = False
+            self._replay(store.iter_events(self.session_id))
+        self._has_setup = self.table is not None
         self._publish()
 
     # -- input -------------------------------------------------------------------------
 
-    def submit(self, event: InputEvent) -> None:
-        """Queue an input from any thread; handled in order by the referee's thread (or
-        by :meth:`process_pending` in tests and scripts)."""
-        self._inbox.put(event)
+    def submit(self, event: InputEvent) -> int:
+        """Store an input (from any thread), then queue it for the referee's thread (or for
+        :meth:`process_pending` in tests and scripts). Returns its sequence number in the
+        session's log: once this returns, the input survives a crash.
+
+        A setup while a game is set up at this table starts the next session: the running
+        game is marked finished and the new one opened with this setup as its first input,
+        in one transaction (its result is written when the referee has handled every input
+        before it, or, after a crash, when the log is read again)."""
+        kind = INPUT_KIND_PREFIX + event.kind
+        with self._intake:
+            if event.kind == "setup" and self._has_setup:
+                self.session_id, stored = self.store.replace_session(
+                    self.session_id, None, name=self.table_name, game=str(event.data.get("game", "")),
+                    meta={"seats": list(event.data.get("seats") or [])},
+                    first=(kind, event.to_json(), event.source, event.t_ns))
+                assert stored is not None
+            else:
+                stored = self.store.append(self.session_id, kind, event.to_json(), source=event.source,
+                                           t_ns=event.t_ns)
+            self._has_setup = self._has_setup or event.kind == "setup"
+            self._inbox.put(_Stored(event, stored))
+        return stored.seq
 
     def simulated_press(self, seat: int, button: str) -> None:
         """Demo: press a seat's simulated pad. The press travels the real pads' path
@@ -114,7 +161,8 @@ class Referee:
         self.press_simulator(seat, button)
 
     def camera_status(self, status: dict[str, Any]) -> None:
-        """From the camera's thread: its state for the page (not stored, not a game input)."""
+        """From the camera's thread: its state for the page (not stored, not a game input).
+        Each status replaces the last: a recovered camera's old message goes."""
         self._inbox.put(_Status("camera", status))
 
     def current_setup(self) -> TableSetup | None:
@@ -122,62 +170,58 @@ class Referee:
         table = self.table
         return table.setup if table is not None else None
 
+    def pending(self) -> int:
+        """Inputs stored and not yet handled."""
+        return self._inbox.qsize()
+
     def process_pending(self) -> int:
         """Handle every queued input now, in this thread. Returns how many inputs."""
         handled = 0
         while True:
             try:
-                event = self._inbox.get_nowait()
+                item = self._inbox.get_nowait()
             except queue.Empty:
                 return handled
-            if isinstance(event, _Status):
-                self._status(event)
-            elif event is not None:
-                self._record_and_handle(event)
+            if isinstance(item, _Status):
+                self._status(item)
+            elif item is not None:
+                self._handle_stored(item)
                 handled += 1
 
     def _status(self, status: _Status) -> None:
         if status.key == "camera":
-            self.camera = {**(self.camera or {}), **status.value}
+            # A status replaces the last one (a recovered camera's "no frame" goes), but the
+            # last picture stays shown until there is a newer one.
+            picture = (self.camera or {}).get("picture")
+            self.camera = dict(status.value)
+            if picture is not None:
+                self.camera.setdefault("picture", picture)
         self._publish()
 
-    def _record_and_handle(self, event: InputEvent) -> None:
+    def _handle_stored(self, item: _Stored) -> None:
         started = time.perf_counter()
-        self._store_and_handle(event)
+        self._handle(item.event, item.stored)
+        self._publish()
         self.handling_ms.append((time.perf_counter() - started) * 1000)
 
-    def _store_and_handle(self, event: InputEvent) -> None:
-        if event.kind == "setup" and self.table is not None:
-            # A new game at this table: the finished one goes to the history, and the
-            # new one gets its own session (its own event log from the setup on).
-            self.store.finish_session(self.session_id, self.table.result())
-            self.session_id = self.store.new_session(self.table_name, meta={"seats": self.seats})
-            self.table = None
-            self._recent.clear()
-            self.input_count = 0
-        stored = self.store.append(
-            self.session_id, INPUT_KIND_PREFIX + event.kind, event.to_json(), source=event.source, t_ns=event.t_ns
-        )
-        self._handle(event, stored.seq, stored.wall)
-        self._publish()
-
-    def _replay(self, stored: Sequence[StoredEvent] | Any) -> None:
-        for item in stored:
-            if item.kind.startswith(INPUT_KIND_PREFIX):
-                p = item.payload
-                event = InputEvent(p["source"], p["kind"], p["t_ns"], p.get("seat"), p.get("data", {}))
+    def _replay(self, stored: Iterable[StoredEvent]) -> None:
+        self._replaying = True
+        try:
+            for event, item in stored_inputs(stored):
                 try:
-                    self._handle(event, item.seq, item.wall)
+                    self._handle(event, item)
                 except Exception:  # a bug must not lose the table: skip the input, keep the rest
                     log.exception("referee: replaying input %d (%s) failed", item.seq, item.kind)
+        finally:
+            self._replaying = False
 
-    def _handle(self, event: InputEvent, seq: int, wall: float) -> None:
+    def _handle(self, event: InputEvent, stored: StoredEvent) -> None:
         self.input_count += 1
         if event.kind != "observation":
             self._recent.appendleft(
                 {
-                    "seq": seq,
-                    "wall": wall,
+                    "seq": stored.seq,
+                    "wall": stored.wall,
                     "source": event.source,
                     # A pad press says which button ("call", "slap") in its data.
                     "kind": event.data.get("kind", event.kind) if event.kind == "press" else event.kind,
@@ -187,40 +231,63 @@ class Referee:
                 }
             )
         if event.kind == "setup":
-            self._setup(event.data)
+            self._setup(event, stored)
             return
         if self.table is None:
             return
-        effects = self.table.handle(event.kind, event.seat, event.t_ns, event.data)
+        try:
+            table_input = self._table_input(event)
+        except ObservationFormatError as exc:
+            log.error("referee: input %d: %s", stored.seq, exc)
+            return
+        effects = self.table.handle(table_input)
         if not self._replaying:
             self._carry_out(effects)
 
-    def _setup(self, data: dict[str, Any]) -> None:
+    @staticmethod
+    def _table_input(event: InputEvent) -> TableInput:
+        observation = Observation.from_json(event.data) if event.kind == "observation" else None
+        return TableInput(event.kind, event.t_ns, event.seat, event.data, observation)
+
+    def _setup(self, event: InputEvent, stored: StoredEvent) -> None:
         try:
-            setup = parse_setup(data)
+            setup = parse_setup(event.data)
         except SetupError as exc:  # checked before it is stored; an old log may still hold one
             log.error("referee: stored setup refused: %s", exc)
             return
+        if self.table is not None and self._table_session is not None and self._table_session != stored.session_id:
+            # The game this setup replaced goes to the history with its result.
+            self.store.finish_session(self._table_session, self.table.result())
+            self._recent.clear()
+            self.input_count = 1
+        if not self._replaying:
+            self.store.update_session(stored.session_id, game=setup.game, meta={"seats": list(setup.seats)})
         self.seats = list(setup.seats)
-        areas = self.seat_areas(setup.game, len(setup.seats)) if self.seat_areas else ()
-        self.table = CaboTable(setup, areas)
-        self.store.update_session(self.session_id, game=setup.game, meta={"seats": self.seats})
+        self.table = open_table(setup, _mat(self.mat_zones, setup))
+        self._table_session = stored.session_id
 
     def _carry_out(self, effects: Sequence[Effect]) -> None:
         for effect in effects:
             try:
-                if effect.kind == "arm" and self.arm_slaps is not None:
-                    self.arm_slaps()
-                elif self.feedback is not None and effect.seat is not None and effect.kind == "light":
-                    self.feedback.light(effect.seat, 2.0)
-                elif self.feedback is not None and effect.seat is not None and effect.kind == "blink":
+                if isinstance(effect, ArmSlaps):
+                    if self.arm_slaps is not None:
+                        self.arm_slaps(effect.t_ns)
+                elif self.feedback is None:
+                    continue
+                elif isinstance(effect, LightSeat):
+                    self.feedback.light(effect.seat, effect.seconds)
+                elif isinstance(effect, BlinkSeat):
                     self.feedback.blink(effect.seat)
-                elif self.feedback is not None and effect.kind == "beep":
+                elif isinstance(effect, Beep):
                     self.feedback.beep()
             except Exception:  # a broken LED must not stop the game
                 log.exception("referee: %s failed", effect)
 
     # -- commands from the page ------------------------------------------------------------
+
+    def offers(self) -> list[GameOffer]:
+        """The games a setup may start, with their seats, house rules and setup choices."""
+        return offers()
 
     def check_setup(self, data: dict[str, Any]) -> TableSetup:
         """Validate a setup before it is submitted (raises :class:`SetupError`)."""
@@ -263,6 +330,10 @@ class Referee:
             "game": self.table.public_state() if self.table is not None else None,
         }
 
+    def private_state(self, seat: int) -> dict[str, Any] | None:
+        """What ``seat`` may know besides the public state (``None``: no game)."""
+        return self.table.private_state(seat) if self.table is not None else None
+
     def _publish(self) -> None:
         self.live.publish(self.public_state())
 
@@ -276,20 +347,66 @@ class Referee:
 
     def _run(self) -> None:
         while True:
-            event = self._inbox.get()
-            if event is None:
+            item = self._inbox.get()
+            if item is None:
                 return
             try:
-                if isinstance(event, _Status):
-                    self._status(event)
+                if isinstance(item, _Status):
+                    self._status(item)
                 else:
-                    self._record_and_handle(event)
+                    self._handle_stored(item)
             except Exception:  # one bad input must not stop the table
-                log.exception("referee: failed to handle %s", event)
+                log.exception("referee: failed to handle %s", item)
 
     def stop(self) -> None:
+        """Handle what is queued (every queued input is stored already), then stop the thread."""
         if self._thread is not None:
             self._inbox.put(None)
             self._thread.join(timeout=5)
             self._thread = None
         self.live.close()
+
+
+def stored_inputs(events: Iterable[StoredEvent]) -> Iterable[tuple[InputEvent, StoredEvent]]:
+    """The inputs of a session's log, as they were submitted (a malformed one is logged and left out)."""
+    for item in events:
+        if not item.kind.startswith(INPUT_KIND_PREFIX):
+            continue
+        p = item.payload
+        try:
+            event = InputEvent(p["source"], p["kind"], p["t_ns"], p.get("seat"), p.get("data", {}))
+        except (KeyError, TypeError, ValueError) as exc:
+            log.error("referee: stored input %d of session %d is malformed: %s", item.seq, item.session_id, exc)
+            continue
+        yield event, item
+
+
+def _mat(mat_zones: Callable[[str, int], MatZones] | None, setup: TableSetup) -> MatZones:
+    return mat_zones(setup.game, len(setup.seats)) if mat_zones is not None else NO_MAT
+
+
+def replay_table(events: Iterable[StoredEvent], mat_zones: Callable[[str, int], MatZones] | None = None
+                 ) -> RefereedTable | None:
+    """The table a session's log leads to (no hardware, nothing stored): for the result of
+    a game whose setup was replaced before the referee wrote it."""
+    table: RefereedTable | None = None
+    for event, item in stored_inputs(events):
+        try:
+            if event.kind == "setup":
+                setup = parse_setup(event.data)
+                table = open_table(setup, _mat(mat_zones, setup))
+            elif table is not None:
+                table.handle(Referee._table_input(event))
+        except Exception:  # as in a live replay: skip the input, keep the rest
+            log.exception("referee: replaying input %d (%s) of session %d failed", item.seq, item.kind,
+                          item.session_id)
+    return table
+
+
+def settle_results(store: Store, mat_zones: Callable[[str, int], MatZones] | None = None) -> None:
+    """Write the result of every game replaced by a setup before the referee wrote it (a
+    crash between the two)."""
+    for session in store.sessions(limit=1_000_000):
+        if session.finished_wall is not None and session.result is None:
+            table = replay_table(store.iter_events(session.id), mat_zones)
+            store.finish_session(session.id, table.result() if table is not None else {})

@@ -192,6 +192,26 @@ class Store:
                 (time.time(), json.dumps(dict(result)), session_id),
             )
 
+    def replace_session(
+        self, old_id: int, result: Mapping[str, Any] | None, *, name: str = "", game: str = "",
+        meta: Mapping[str, Any] | None = None, first: tuple[str, Mapping[str, Any], str, int] | None = None,
+    ) -> tuple[int, StoredEvent | None]:
+        """Finish session ``old_id`` with ``result`` (``None``: to be written later) and open
+        the next one, whose log starts with ``first`` (kind, payload, source, t_ns): one
+        transaction, so a crash leaves either the old game running or the new one started,
+        never neither."""
+        with self._lock, self._transaction():
+            self._db.execute("UPDATE sessions SET finished_wall=?, result=? WHERE id=?",
+                             (time.time(), None if result is None else json.dumps(dict(result)), old_id))
+            cur = self._db.execute("INSERT INTO sessions (created_wall, name, game, meta) VALUES (?, ?, ?, ?)",
+                                   (time.time(), name, game, json.dumps(dict(meta or {}))))
+            new_id = int(cur.lastrowid or 0)
+            stored = None
+            if first is not None:
+                kind, payload, source, t_ns = first
+                stored = self._insert(new_id, kind, payload, source, t_ns, time.time())
+        return new_id, stored
+
     def sessions(self, limit: int = 100) -> list[SessionInfo]:
         """Newest first."""
         with self._lock:
@@ -225,19 +245,24 @@ class Store:
         wall: float | None = None,
     ) -> StoredEvent:
         """Append one event; durable when this returns (with ``synchronous=full``)."""
-        if source not in SOURCES:
-            raise StoreError(f"{self.path}: unknown event source {source!r} (known: {', '.join(SOURCES)})")
-        body = json.dumps(dict(payload or {}), separators=(",", ":"), sort_keys=True)
         t_ns = time.monotonic_ns() if t_ns is None else int(t_ns)
         wall = time.time() if wall is None else wall
         with self._lock, self._transaction():
-            seq = self._db.execute(
-                "SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE session_id=?", (session_id,)
-            ).fetchone()[0]
-            self._db.execute(
-                "INSERT INTO events (session_id, seq, t_ns, wall, kind, payload, source) VALUES (?,?,?,?,?,?,?)",
-                (session_id, seq, t_ns, wall, kind, body, source),
-            )
+            return self._insert(session_id, kind, payload or {}, source, t_ns, wall)
+
+    def _insert(self, session_id: int, kind: str, payload: Mapping[str, Any], source: str, t_ns: int,
+                wall: float) -> StoredEvent:
+        """One event, inside the caller's transaction."""
+        if source not in SOURCES:
+            raise StoreError(f"{self.path}: unknown event source {source!r} (known: {', '.join(SOURCES)})")
+        body = json.dumps(dict(payload), separators=(",", ":"), sort_keys=True)
+        seq = self._db.execute(
+            "SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE session_id=?", (session_id,)
+        ).fetchone()[0]
+        self._db.execute(
+            "INSERT INTO events (session_id, seq, t_ns, wall, kind, payload, source) VALUES (?,?,?,?,?,?,?)",
+            (session_id, seq, t_ns, wall, kind, body, source),
+        )
         return StoredEvent(session_id, seq, t_ns, wall, kind, source, json.loads(body))
 
     def events(self, session_id: int, after_seq: int = 0) -> list[StoredEvent]:

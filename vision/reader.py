@@ -14,13 +14,13 @@ handed out again at the cost of a small frame difference.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from copy import deepcopy
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
 from companion.cards import JOKER
+from companion.observation import CameraNotes, CardSighting, Observation
 from vision.cards.backs import Box, MatView, find_backs, looked_at, overlap
 from vision.cards.detect import CardFinder, FoundCard
 from vision.cards.geometry import POKER, CardShape
@@ -33,7 +33,6 @@ from vision.mat.hidden_marker import mask_hidden_marker
 from vision.mat.layout import MatLayout
 from vision.mat.upright import SLANT_LIMIT, UprightView, lean_deg, upright_view
 from vision.mat.white import margin_white
-from vision.observation import CardSighting, Observation
 from vision.stability import Region, StabilityGate
 from vision.whitebalance import balanced, white_balanced
 
@@ -364,27 +363,26 @@ class CardReader:
             calibration=calibration.state if calibration is not None else "none",
             stable=stable,
             changed_zones=changed,
-            extras=self._camera_setup(calibration, size),
+            camera=self._camera_setup(calibration, size),
         )
 
-    def _camera_setup(self, calibration: Calibration | None, size: tuple[int, int]) -> dict[str, Any]:
+    def _camera_setup(self, calibration: Calibration | None, size: tuple[int, int]) -> CameraNotes:
         """What the mat says about the camera, and a warning when it cannot read well: cards
         too small (a camera too far, or too few pixels, reads few cards and no joker) or
         out of focus, however still the table."""
         if calibration is None or not calibration.ok or self.layout is None:
-            return {}
-        # a copy: what is written into one observation's extras never reaches the next read's
-        return deepcopy(self._per_calibration.get("setup", calibration, size,
-                                                  lambda: self._measure_camera(calibration, size)))
+            return CameraNotes()
+        notes: CameraNotes = self._per_calibration.get("setup", calibration, size,
+                                                       lambda: self._measure_camera(calibration, size))
+        return notes
 
-    def _measure_camera(self, calibration: Calibration, size: tuple[int, int]) -> dict[str, Any]:
+    def _measure_camera(self, calibration: Calibration, size: tuple[int, int]) -> CameraNotes:
         """:meth:`_camera_setup`, measured."""
         assert self.layout is not None
         width, height = self._card_size_px(calibration, self.layout)
         # how far the camera leans from overhead, and whether its frames are read upright
         lean = lean_deg(calibration, self.layout.size_mm)
-        extras: dict[str, Any] = {"card_px": round(width), "lean_deg": round(lean, 1),
-                                  "upright": self._upright_view(calibration, size) is not None}
+        upright = self._upright_view(calibration, size) is not None
         problems, warnings = [], []
         if width < READABLE_CARD_PX:
             problems.append(f"cards too small to read ({width:.0f} px wide)")
@@ -392,19 +390,17 @@ class CardReader:
                             f"{READABLE_CARD_PX} px: give the camera more pixels (a higher resolution) "
                             f"or bring it closer to the mat")
         blur = calibration.edge_blur_px
+        in_focus = None
         if blur is not None:
-            extras["blur_px"] = round(blur, 2)
             rank = RANK_SHARE * height
-            extras["in_focus"] = not out_of_focus(blur, rank)
-            if not extras["in_focus"]:
+            in_focus = not out_of_focus(blur, rank)
+            if not in_focus:
                 problems.append(f"out of focus (blur {blur:.1f} px)")
                 warnings.append(f"the camera is out of focus: the mat's markers are blurred over {blur:.1f} px, "
                                 f"and an index {rank:.0f} px tall is hard to read blurred over more than "
                                 f"{FOCUS_LIMIT * rank:.1f} px: focus the camera on the mat (turn its lens)")
-        if warnings:
-            extras["problems"] = problems  # short, for the annotated picture
-            extras["warning"] = "; ".join(warnings)
-        return extras
+        return CameraNotes(round(width), round(lean, 1), upright, None if blur is None else round(blur, 2), in_focus,
+                           tuple(problems), "; ".join(warnings))
 
     # -- a camera ------------------------------------------------------------------------------
     def read(self, frame: Frame) -> Observation:

@@ -151,12 +151,4 @@ def history() -> Response:
 @bp.get("/api/games")
 def games() -> Response:
     """What the setup page offers: the refereed games, their seat limits and house rules."""
-    from companion.games import game_class
-    from companion.refereeing.setup import REFEREED_GAMES
-
-    out = []
-    for name in REFEREED_GAMES:
-        cls = game_class(name)
-        out.append({"name": name, "min_players": cls.MIN_PLAYERS, "max_players": cls.MAX_PLAYERS,
-                    "house_rules": [rule.to_json() for rule in cls.HOUSE_RULES]})
-    return jsonify({"games": out})
+    return jsonify({"games": [offer.to_json() for offer in get_referee().offers()]})

@@ -13,16 +13,15 @@
 * **taps** answer questions, or make the moves the camera cannot see (a selfie's card).
 
 It never reads a clock and owns no thread: the same inputs give the same game, which is
-how a restart resumes. What the hardware should do (open a slap window, light a seat)
-comes back as :class:`Effect` s for the caller to carry out when live.
+how a restart resumes. What the hardware should do (open a slap window from the moment
+the card landed, light a seat) comes back as typed effects
+(:mod:`companion.refereeing.protocol`) for the referee to carry out when live.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, cast
 
 from companion.cards import parse_card
@@ -42,42 +41,31 @@ from companion.games.cabo.actions import (
 )
 from companion.games.cabo.engine import CaboGame
 from companion.games.cabo.explain import Line, TableObservation, visible
-from companion.games.match import Match
-from companion.refereeing.camera import Reading, SeatArea, read_table
-from companion.refereeing.questions import Option, Question
+from companion.observation import Observation
+from companion.refereeing.camera import Reading, read_table
+from companion.refereeing.protocol import NO_MAT, ArmSlaps, Beep, BlinkSeat, Effect, LightSeat, MatZones, TableInput
+from companion.refereeing.questions import Option
 from companion.refereeing.setup import TableSetup
+from companion.refereeing.table import MatchTable
+from companion.zones import Zone, ZoneNameError
 
 MAX_STEPS = 8
 """Lines applied for one reading at most (a smackdown, the losers' claims, a reward)."""
-RULINGS_KEPT = 50
 
 
-@dataclass(frozen=True)
-class Effect:
-    """Something for the seats' hardware: ``arm`` (a card landed: open a slap window),
-    ``light`` / ``blink`` (a seat's LED), ``beep``."""
-
-    kind: str
-    seat: int | None = None
-
-
-class CaboTable:
+class CaboTable(MatchTable):
     """One table session of Crocodile or Recall, refereed from camera, pads and taps."""
 
-    def __init__(self, setup: TableSetup, areas: Sequence[SeatArea] = ()) -> None:
-        self.setup = setup
-        self.areas = tuple(areas)
-        target = setup.house_rules.get("match_target")
-        self.match = Match(setup.game, setup.seats, setup.house_rules,
-                           target=target if isinstance(target, int) else None)
+    def __init__(self, setup: TableSetup, mat: MatZones = NO_MAT) -> None:
+        super().__init__(setup)
+        self.mat = mat
         self.game: CaboGame = self._start_round({"dealer": setup.dealer})
-        self.rulings: list[dict[str, Any]] = []
-        self.question: Question | None = None
-        self.notes: list[str] = []
         self.slaps: list[tuple[int, int]] = []
         """(seat, t_ns) of the open window's slap ruling, first slapper first."""
         self.last_reading: Reading | None = None
         self.last_t_ns = 0
+        self.now_ns = 0
+        """When the input being handled happened (a reading: when its change began)."""
         self.confirmed: dict[str, str] = {}
         """Codes the players confirmed for doubtful readings, by zone, until the next move."""
         self._lifted: list[tuple[int, int]] = []
@@ -85,18 +73,21 @@ class CaboTable:
         """Zones whose card was picked up since the last move was applied."""
         self._put_right = False
         """The last move's ruling sends cards back: wait for the table before reading on."""
-        self._questions = 0
-        self._announced = 0
         self._effects: list[Effect] = []
+        if self.game.table.phase == "look":
+            self._look_for_everyone()  # Recall opens its round on the looks: no card is turned up
 
     # -- inputs ------------------------------------------------------------------------
 
-    def handle(self, kind: str, seat: int | None, t_ns: int, data: Mapping[str, Any]) -> list[Effect]:
+    def handle(self, event: TableInput) -> list[Effect]:
         """Handle one input; returns what the hardware should do."""
         self._effects = []
-        if kind == "observation":
+        kind, seat, t_ns, data = event.kind, event.seat, event.t_ns, event.data
+        self.now_ns = t_ns
+        if kind == "observation" and event.observation is not None:
             self.last_t_ns = t_ns
-            self._on_reading(self._read(data), t_ns)
+            self.now_ns = event.observation.landed_ns
+            self._on_reading(self._read(event.observation), t_ns)
         elif kind == "slap_result":
             self._on_slaps(data)
         elif kind == "press" and data.get("kind") == "call" and seat is not None:
@@ -111,8 +102,8 @@ class CaboTable:
             self._next_round()
         return self._effects
 
-    def _read(self, data: Mapping[str, Any]) -> Reading:
-        return read_table(data, len(self.setup.seats), self.areas, reveal=self.game.table.phase == "reveal")
+    def _read(self, observation: Observation) -> Reading:
+        return read_table(observation, len(self.setup.seats), self.mat, reveal=self.game.table.phase == "reveal")
 
     # -- camera readings ---------------------------------------------------------------
 
@@ -182,7 +173,7 @@ class CaboTable:
                 if not self.rulings or self.rulings[-1]["message"] != self._human(ruling["message"]):
                     self._announce(ruling)
                     if ruling.get("seat") is not None:
-                        self._effects.append(Effect("blink", ruling["seat"]))
+                        self._effects.append(BlinkSeat(self.now_ns, ruling["seat"]))
                 self._note("Waiting for the table to be put right: " + self._human(explanation.violation.message))
             else:
                 zones = ", ".join(self._zone_name(z) for z in explanation.unexplained)
@@ -320,14 +311,14 @@ class CaboTable:
         margins = list(data.get("margins_ms") or [])
         if data.get("tie"):
             tied = ", ".join(self._seat_name(s) for s in data.get("tied") or [s for s, _ in order[:2]])
-            self._announce({"rule_id": "CR-18", "kind": "tie", "seat": None,
+            self._announce({"rule_id": self._slap_rule, "kind": "tie", "seat": None,
                             "message": f"{tied} slapped within {data.get('tie_threshold_ms', 1)} ms: "
                                        "a tie, the players settle it"})
         elif len(order) == 1:
-            self._announce({"rule_id": "CR-18", "kind": "info", "seat": order[0][0],
+            self._announce({"rule_id": self._slap_rule, "kind": "info", "seat": order[0][0],
                              "message": f"{names[0]} slapped"})
         else:
-            self._announce({"rule_id": "CR-18", "kind": "info", "seat": order[0][0],
+            self._announce({"rule_id": self._slap_rule, "kind": "info", "seat": order[0][0],
                             "message": f"{names[0]} slapped first, by {margins[0]:.0f} ms"
                                        if margins and margins[0] >= 1 else f"{names[0]} slapped first"})
         if self.game.table.window is None:
@@ -390,7 +381,7 @@ class CaboTable:
     # -- applying ----------------------------------------------------------------------
 
     def _start_round(self, setup: Mapping[str, Any]) -> CaboGame:
-        game = self.match.start_round(seed=None, setup=setup)
+        game = super()._start_round(setup)
         assert isinstance(game, CaboGame)
         return game
 
@@ -406,7 +397,7 @@ class CaboTable:
                 self._announce({"rule_id": exc.rule_id, "kind": "violation", "seat": getattr(action, "seat", None),
                                 "message": exc.reason})
                 if getattr(action, "seat", None) is not None and action.seat >= 0:
-                    self._effects.append(Effect("blink", action.seat))
+                    self._effects.append(BlinkSeat(self.now_ns, action.seat))
                 return applied
             except GameError as exc:
                 self._announce({"rule_id": "", "kind": "violation", "seat": None, "message": str(exc)})
@@ -429,20 +420,20 @@ class CaboTable:
                     # that showed the claim is out of date.
                     self._put_right = True
                     if ruling.get("seat") is not None:
-                        self._effects.append(Effect("blink", ruling["seat"]))
+                        self._effects.append(BlinkSeat(self.now_ns, ruling["seat"]))
         if self.game.table.phase == "look":
             self._look_for_everyone()
         window_after = self._window_card()
         if window_after is not None and window_after != window_before:
             self.slaps = []
-            self._effects.append(Effect("arm"))
+            self._effects.append(ArmSlaps(self.now_ns))
         elif window_after is None:
             self.slaps = []
         outcome = self.game.outcome()
         if outcome is not None:
             for seat in outcome.winners:
-                self._effects.append(Effect("light", seat))
-            self._effects.append(Effect("beep"))
+                self._effects.append(LightSeat(self.now_ns, seat))
+            self._effects.append(Beep(self.now_ns))
         self._ask_unseen()
 
     def _look_for_everyone(self) -> None:
@@ -474,79 +465,38 @@ class CaboTable:
         window = self.game.table.window
         return None if window is None else window.card
 
-    def _ask(self, kind: str, prompt: str, options: Sequence[Option], *, seat: int | None = None,
-             zone: str | None = None) -> None:
-        self._questions += 1
-        self.question = Question(self._questions, kind, prompt, tuple(options), seat, zone)
-
-    def _announce(self, ruling: Mapping[str, Any]) -> None:
-        entry = dict(ruling)
-        entry["message"] = self._human(str(entry.get("message", "")))
-        entry["round"] = len(self.match.rounds)
-        self._announced += 1
-        entry["n"] = self._announced
-        self.rulings.append(entry)
-        del self.rulings[:-RULINGS_KEPT]
-
-    def _note(self, text: str) -> None:
-        self.notes = [text]
-
     def _notes_from(self, unexplained: Sequence[str]) -> None:
         lifted = [self._zone_name(note.split(":")[0]) for note in unexplained if "lifted" in note]
         self.notes = [f"Move in progress: a card is lifted from {', '.join(lifted)}"] if lifted else []
 
-    def _seat_name(self, seat: int | None) -> str:
-        if seat is None or not 0 <= seat < len(self.setup.seats):
-            return f"seat {seat}"
-        return self.setup.seats[seat]
+    @property
+    def _slap_rule(self) -> str:
+        """The rule that settles who slapped first, in the game's own numbering (CR-18, RE-09)."""
+        return self.game.policy.rule("race")
 
     def _zone_name(self, zone: str) -> str:
-        if zone == "discard":
-            return "the discard pile"
-        match = re.match(r"seat(\d+)/slot(\d+)", zone)
-        if match:
-            return f"{self._seat_name(int(match.group(1)))}'s card {int(match.group(2)) + 1}"
-        return zone
-
-    def _human(self, message: str) -> str:
-        """Engine messages name seats by number; people see the seats' names."""
-        return re.sub(r"\b[Ss]eat (\d+)\b", lambda m: self._seat_name(int(m.group(1))), message)
+        place = Zone.read(zone)
+        if place is None:
+            return zone
+        return place.words(self._seat_name(place.seat) if place.seat is not None else None)
 
     def _describe(self, actions: Sequence[CaboAction]) -> str:
         return "; then ".join(self._human(_action_text(a)) for a in actions)
 
     def public_state(self) -> dict[str, Any]:
         """The table page's state: only public facts (the engine's public view)."""
-        summary = self.match.summary()
-        return {
-            "game": self.setup.game,
-            "setup": self.setup.public(),
-            "round": len(self.match.rounds),
-            "view": self.game.view(None),
-            "rulings": list(reversed(self.rulings[-12:])),
-            "question": self.question.to_json() if self.question else None,
-            "notes": list(self.notes),
-            "scores": {
-                "rounds": [{str(k): v for k, v in r.items()} for r in summary["rounds"]],
-                "totals": {str(k): v for k, v in summary["totals"].items()},
-                "over": summary["over"],
-                "winners": summary["winners"],
-                "target": self.match.target,
-                "round_over": self.game.outcome() is not None,
-            },
-        }
+        return self._public(self.game.view(None), self.game.outcome() is not None)
 
-    def result(self) -> dict[str, Any]:
-        """What the history keeps of a finished match."""
-        summary = self.match.summary()
-        return {"game": self.setup.game, "seats": list(self.setup.seats), "target": self.match.target, **summary}
+    def private_state(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` knows besides the public state: the engine's view for that seat."""
+        return {"view": self.game.view(seat)}
 
 
 def _place_of(zone: str) -> tuple[int, int]:
-    match = re.match(r"seat(\d+)/slot(\d+)", zone)
-    if not match:
-        raise ValueError(f"not a slot zone: {zone!r}")
-    return int(match.group(1)), int(match.group(2))
+    place = Zone.parse(zone)
+    if place.kind != "slot" or place.seat is None or place.index is None:
+        raise ZoneNameError(f"not a slot zone: {zone!r}")
+    return place.seat, place.index
 
 
 def _card_text(code: str | None) -> str:

@@ -1,32 +1,32 @@
-"""From what vision saw to what the Cabo engine can explain.
+"""From what the camera saw to what the Cabo engine can explain.
 
 Vision hands over every card it found with a zone (``seat2/slot1``, ``discard``, ...), a
-code and a confidence (``vision.observation``). The engine's
+code and a confidence (:class:`companion.observation.Observation`). The engine's
 :class:`~companion.games.cabo.explain.TableObservation` wants the discard pile's top, each
 seat's slot occupancy and the cards lying face up. This module makes one from the other
 and says which readings are doubtful, so the referee can ask instead of guessing.
 
-A card lying near a seat but outside its four slots is one of that seat's penalty cards
-(CR-G12, CR-G17: they become slots 4 and up); it is given to the nearest seat, in order
-of distance from the seat's first slot.
+A seat's penalty cards (CR-G12, CR-G17: they become slots 4 and up) lie in the seat's
+penalty place on the mat (``seat{n}/penalty``). On a mat without those places, a card
+lying near a seat but outside its four slots is given to the nearest seat.
 """
 
 from __future__ import annotations
 
 import math
-import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from companion.cards import BACK
 from companion.games.cabo.explain import TableObservation
+from companion.observation import CardSighting, Observation
+from companion.refereeing.protocol import NO_MAT, MatZones
 
-SLOT_ZONE = re.compile(r"^seat(\d+)/slot(\d+)$")
-SEAT_ZONE = re.compile(r"^seat(\d+)$")
 LAYOUT_SLOTS = 4
 PENALTY_REACH_MM = 90.0
-"""A loose card this close to a seat's layout counts as that seat's penalty card."""
+"""On a mat with no penalty places: a loose card this close to a seat's layout counts as
+that seat's penalty card."""
 SURE = 0.85
 """Below this confidence a card's code is a doubt the players are asked to confirm."""
 MOVED_MM = 3.0
@@ -49,22 +49,6 @@ class Doubt:
     def to_json(self) -> dict[str, Any]:
         return {"zone": self.zone, "code": self.code, "confidence": round(self.confidence, 3),
                 "alternatives": list(self.alternatives)}
-
-
-@dataclass(frozen=True)
-class SeatArea:
-    """A seat's layout on the mat in millimetres: its bounding box (plain data from the mat)."""
-
-    seat: int
-    x: float
-    y: float
-    w: float
-    h: float
-
-    def distance(self, point: Sequence[float]) -> float:
-        dx = max(self.x - point[0], 0.0, point[0] - (self.x + self.w))
-        dy = max(self.y - point[1], 0.0, point[1] - (self.y + self.h))
-        return math.hypot(dx, dy)
 
 
 Pose = tuple[float, float, float]
@@ -93,44 +77,31 @@ class Reading:
         return out
 
 
-def _pose(card: Mapping[str, Any]) -> Pose | None:
-    xy, corners = card.get("mat_xy"), card.get("corners")
-    if not xy or not corners or len(corners) < 2:
+def _pose(card: CardSighting) -> Pose | None:
+    if card.mat_xy is None:
         return None
-    (x0, y0), (x1, y1) = corners[0], corners[1]
-    return float(xy[0]), float(xy[1]), math.degrees(math.atan2(y1 - y0, x1 - x0))
-
-
-def seat_areas(zones: Sequence[Mapping[str, Any]]) -> list[SeatArea]:
-    """The seats' areas from a mat layout's zones as plain data
-    (``[{"name": "seat0", "rect": [x, y, w, h]}, ...]``)."""
-    areas = []
-    for zone in zones:
-        match = SEAT_ZONE.match(str(zone.get("name", "")))
-        if match:
-            x, y, w, h = zone["rect"]
-            areas.append(SeatArea(int(match.group(1)), float(x), float(y), float(w), float(h)))
-    return areas
+    (x0, y0), (x1, y1) = card.corners[0], card.corners[1]
+    return card.mat_xy[0], card.mat_xy[1], math.degrees(math.atan2(y1 - y0, x1 - x0))
 
 
 def _is_face(code: object) -> bool:
     return isinstance(code, str) and code != BACK
 
 
-def _doubt(zone: str, card: Mapping[str, Any]) -> Doubt:
-    alternatives = tuple(str(code) for code, _p in card.get("alternatives") or () if _is_face(code))
-    return Doubt(zone, card.get("code"), float(card.get("confidence", 0.0)), alternatives)
+def _doubt(zone: str, card: CardSighting) -> Doubt:
+    alternatives = tuple(code for code, _p in card.alternatives if _is_face(code))
+    return Doubt(zone, card.code, card.confidence, alternatives)
 
 
 def read_table(
-    observation: Mapping[str, Any],
+    observation: Observation,
     seats: int,
-    areas: Sequence[SeatArea] = (),
+    mat: MatZones = NO_MAT,
     *,
     reveal: bool = False,
     sure: float = SURE,
 ) -> Reading:
-    """Turn a vision observation (its JSON) into the engine's table observation.
+    """Turn the camera's observation into the engine's table observation.
 
     ``reveal``: the round is at the reveal, so every card in the layouts should be face up
     and is reported as ``revealed``. Cards whose code matters and is unsure become
@@ -140,39 +111,43 @@ def read_table(
     slots: dict[int, list[bool]] = {seat: [False] * LAYOUT_SLOTS for seat in range(seats)}
     face_up: dict[tuple[int, int], str] = {}
     doubts: list[Doubt] = []
-    penalty: dict[int, list[tuple[float, Mapping[str, Any]]]] = {seat: [] for seat in range(seats)}
-    discard: list[Mapping[str, Any]] = []
-    draw: list[Mapping[str, Any]] = []
+    penalty: dict[int, list[tuple[float, CardSighting]]] = {seat: [] for seat in range(seats)}
+    discard: list[CardSighting] = []
+    draw: list[CardSighting] = []
     poses: dict[str, Pose] = {}
+    layouts = [area for area in mat.of_kind("seat") if area.zone.seat is not None and area.zone.seat < seats]
+    penalty_places = {area.zone.seat: area for area in mat.of_kind("penalty")}
 
-    def keep_pose(zone: str, card: Mapping[str, Any]) -> None:
+    def keep_pose(zone: str, card: CardSighting) -> None:
         pose = _pose(card)
         if pose is not None:
             poses[zone] = pose
 
-    for card in observation.get("cards", ()):
-        zone = card.get("zone") or ""
-        slot_match = SLOT_ZONE.match(zone)
-        if slot_match:
-            seat, slot = int(slot_match.group(1)), int(slot_match.group(2))
-            if seat < seats:
-                _place(slots, face_up, doubts, seat, slot, card, sure)
-                keep_pose(zone, card)
+    for card in observation.cards:
+        place = card.place
+        kind = place.kind if place is not None else None
+        if place is not None and place.seat is not None and place.seat >= seats:
             continue
-        if zone == "discard":
+        if place is not None and kind == "slot" and place.seat is not None and place.index is not None:
+            _place(slots, face_up, doubts, place.seat, place.index, card, sure)
+            keep_pose(place.name, card)
+        elif kind == "discard":
             discard.append(card)
-            continue
-        if zone == "draw":
+        elif kind == "draw":
             draw.append(card)
-            continue
-        position = card.get("mat_xy")
-        if position and areas:
-            nearest = min(areas, key=lambda a: a.distance(position))
-            if nearest.seat < seats and nearest.distance(position) <= PENALTY_REACH_MM:
-                penalty[nearest.seat].append((nearest.distance(position), card))
+        elif place is not None and kind == "penalty" and place.seat is not None:
+            # in order of the place's length, from the layout outwards
+            area = penalty_places.get(place.seat)
+            order = area.distance(card.mat_xy) if area is not None and card.mat_xy is not None else 0.0
+            penalty[place.seat].append((order, card))
+        elif card.mat_xy is not None and layouts and not penalty_places:
+            nearest = min(layouts, key=lambda a: a.distance(card.mat_xy or (0.0, 0.0)))
+            distance = nearest.distance(card.mat_xy)
+            if nearest.zone.seat is not None and distance <= PENALTY_REACH_MM:
+                penalty[nearest.zone.seat].append((distance, card))
 
     for seat, cards in penalty.items():
-        for index, (_d, card) in enumerate(sorted(cards, key=lambda item: item[0])):
+        for index, (_d, card) in enumerate(sorted(cards, key=lambda item: (item[0], item[1].mat_xy or (0.0, 0.0)))):
             _place(slots, face_up, doubts, seat, LAYOUT_SLOTS + index, card, sure)
             keep_pose(f"seat{seat}/slot{LAYOUT_SLOTS + index}", card)
 
@@ -184,8 +159,8 @@ def read_table(
         keep_pose("discard", top)
     discard_top = None
     if top is not None:
-        if _is_face(top.get("code")) and float(top.get("confidence", 0.0)) >= sure:
-            discard_top = str(top["code"])
+        if _is_face(top.code) and top.confidence >= sure:
+            discard_top = str(top.code)
         else:
             doubts.append(_doubt("discard", top))
 
@@ -214,26 +189,26 @@ def _place(
     doubts: list[Doubt],
     seat: int,
     slot: int,
-    card: Mapping[str, Any],
+    card: CardSighting,
     sure: float,
 ) -> None:
     row = slots[seat]
     while len(row) <= slot:
         row.append(False)
     row[slot] = True
-    code = card.get("code")
-    if code is None or (_is_face(code) and float(card.get("confidence", 0.0)) < sure):
-        if code is not None or card.get("face_up", False):
+    code = card.code
+    if code is None or (_is_face(code) and card.confidence < sure):
+        if code is not None:
             doubts.append(_doubt(f"seat{seat}/slot{slot}", card))
         return
     if _is_face(code):
         face_up[(seat, slot)] = str(code)
 
 
-def _top_of_pile(cards: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
+def _top_of_pile(cards: Sequence[CardSighting]) -> CardSighting | None:
     """The card on top of the discard pile: the one not covered by another (several
     uncovered: the surest)."""
     if not cards:
         return None
-    uncovered = [c for c in cards if not c.get("covered")] or list(cards)
-    return max(uncovered, key=lambda c: float(c.get("confidence", 0.0)))
+    uncovered = [c for c in cards if not c.covered] or list(cards)
+    return max(uncovered, key=lambda c: c.confidence)

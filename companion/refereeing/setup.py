@@ -13,8 +13,6 @@ from typing import Any
 from companion.games import GAMES, game_class
 from companion.games.options import HouseRuleError, resolve_house_rules
 
-REFEREED_GAMES = ("crocodile", "recall")
-"""Games the live referee follows end to end today (the others have engines and records)."""
 PIN = re.compile(r"^\d{4,12}$")
 
 
@@ -37,6 +35,7 @@ class TableSetup:
     seats: tuple[str, ...]
     house_rules: Mapping[str, Any] = field(default_factory=dict)
     dealer: int = 0
+    """The seat that deals the first round (Crocodile, Recall) or moves first (Pool Party)."""
     pin_hash: str = ""
 
     def to_json(self) -> dict[str, Any]:
@@ -64,8 +63,10 @@ def parse_setup(data: Mapping[str, Any]) -> TableSetup:
     game = data.get("game")
     if game not in GAMES:
         raise SetupError("game", f"{game!r} is not one of {', '.join(GAMES)}")
-    if game not in REFEREED_GAMES:
-        raise SetupError("game", f"the live referee follows {', '.join(REFEREED_GAMES)} so far; "
+    from companion.refereeing.registry import REFEREED
+
+    if game not in REFEREED:
+        raise SetupError("game", f"the live referee follows {', '.join(REFEREED)} so far; "
                                  f"{game} can be replayed from records ('companion replay')")
     seats = data.get("seats")
     if not isinstance(seats, list) or not all(isinstance(s, str) and s.strip() for s in seats):

@@ -11,9 +11,9 @@ import shutil
 
 import pytest
 
-from companion.assemble import assemble_table
-from companion.config import Config
-from companion.server import start_in_thread
+from companion.app.assemble import assemble_table
+from companion.app.config import Config
+from companion.app.server import start_in_thread
 
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium")
 CHROMIUM_ARGS = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from companion.demo.run import DemoRun
+from companion.app.demo.run import DemoRun
 
 from .conftest import PHONE
 

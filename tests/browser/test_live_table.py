@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 from playwright.sync_api import expect
 
-from companion.assemble import mat_for
-from companion.demo.world import TableWorld
+from companion.app.assemble import mat_for
+from companion.app.demo.world import TableWorld
 from companion.events import InputEvent
 from companion.games.cabo import Crocodile
 from companion.games.cabo.actions import ClaimedCard, Discard, Draw, Look, Smackdown, TurnUp

@@ -6,8 +6,9 @@ from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
-from companion.assemble import mat_for
-from companion.camera_loop import CameraLoop
+from companion.app.assemble import mat_for
+from companion.app.camera_loop import CameraLoop
+from vision.reader import CardReader
 from vision.render.effects import Effects
 from vision.render.table import TableState
 from vision.sources.live import LIVE_EFFECTS, RendererSource
@@ -36,7 +37,7 @@ def first_live_status(seats: int, effects: Effects = LIVE_EFFECTS) -> dict[str, 
     referee = PageSide(seats)
     state = TableState(zones={"discard": ["Qh"], "seat0": ["7s", "2c"]})
     loop = CameraLoop(RendererSource(layout, state=state, seed=3, effects=effects), referee,
-                      lambda game, n: mat_for(game, n))
+                      lambda game, n: CardReader(mat_for(game, n)))
     for _ in range(30):
         assert loop.step()
         if referee.readings:

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from companion.cli import main
-from companion.config import EXAMPLE, ConfigError, find_config, key_lines, load_config, parse_config
+from companion.app.cli import main
+from companion.app.config import EXAMPLE, ConfigError, find_config, key_lines, load_config, parse_config
 
 GOOD = """\
 [table]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.demo.director import Director, RenderedStage, crocodile_story
+from companion.app.demo.director import Director, RenderedStage, crocodile_story
 from vision.sources.live import LIVE_EFFECTS
 
 from .test_demo_story import LAYOUT, human, new_referee, start, truth_rulings
@@ -53,7 +53,7 @@ def test_a_camera_that_starts_under_the_dealers_hand_reads_the_whole_deal_once_i
     # The first still frames show the dealer's hand over the discard. What the reader
     # reports under the hand must be right (the hand makes no card, moves none), and once
     # the hand has gone the whole mat is known.
-    from companion.demo.director import ROUND_1
+    from companion.app.demo.director import ROUND_1
     from vision.reader import CardReader
     from vision.sources.live import RendererSource
 

@@ -8,22 +8,22 @@ import re
 
 import pytest
 
-from companion.demo.director import Director, ReadingStage, crocodile_story, story_setup
+from companion.app.demo.director import Director, ReadingStage, crocodile_story, story_setup
 from companion.events import InputEvent
 from companion.referee import Referee
-from companion.refereeing.camera import seat_areas
+from companion.refereeing.protocol import MatZones
 from companion.store import Store
 from vision.mat.games import mat_layout
 
 LAYOUT = mat_layout("crocodile", 4, "a2")
 
 
-def areas(game, seats):
-    return seat_areas([z.to_json() for z in LAYOUT.zones])
+def zones(game, seats):
+    return MatZones.from_json([z.to_json() for z in LAYOUT.zones])
 
 
 def new_referee(path):
-    return Referee(Store(path), seats=["Ann", "Bob", "Cid", "Dee"], seat_areas=areas)
+    return Referee(Store(path), seats=["Ann", "Bob", "Cid", "Dee"], mat_zones=zones)
 
 
 def start(referee):
@@ -149,7 +149,7 @@ def test_a_late_live_stage_shifts_the_whole_slap_burst_and_keeps_the_gaps_betwee
     # presses must still be 4 ms apart, or a 4 ms race turns into a tie.
     import time
 
-    from companion.demo.director import LiveStage
+    from companion.app.demo.director import LiveStage
 
     pads = _RecordingPads()
     stage = LiveStage(referee=None, source=None, pads=pads)
@@ -178,7 +178,7 @@ def test_a_live_stage_holds_a_table_until_the_camera_has_drawn_enough_frames_of_
     # played, and went another way ("Dee slapped" instead of Ann's smackdown).
     import threading
 
-    from companion.demo.director import LiveStage
+    from companion.app.demo.director import LiveStage
 
     class _World:  # what the stage asks of the story's world: the table to draw
         def table_state(self) -> str:

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from companion.demo.world import TableWorld
+from companion.app.demo.world import TableWorld
 from companion.games.cabo import Crocodile
 from companion.games.cabo.actions import ClaimedCard, Discard, Draw, Look, Reveal, Smackdown, Swap, TurnUp
+from companion.observation import Observation
 from companion.refereeing.cabo import CaboTable
-from companion.refereeing.camera import seat_areas
+from companion.refereeing.protocol import MatZones, TableInput
 from companion.refereeing.setup import TableSetup
 from vision.mat.games import mat_layout
 
@@ -21,6 +22,12 @@ SEATS = ("Ann", "Bob", "Cid", "Dee")
 LAYOUTS = [["8s", "Kd", "3d", "2c"], ["Kh", "8d", "3c", "4c"], ["5s", "6h", "7d", "9c"], ["As", "2h", "Qd", "Jc"]]
 DECK = ["8c", "4h", "5d", "6c", "Ts", "2d", "9h", "Ac"]
 MS = 1_000_000
+
+
+def handle(table: CaboTable, kind: str, seat, t_ns: int, data: dict):
+    """One input as the referee hands it to the table (a reading parsed as the referee does)."""
+    observation = Observation.from_json(data) if kind == "observation" else None
+    return table.handle(TableInput(kind, t_ns, seat, data, observation))
 
 
 class Table:
@@ -31,14 +38,14 @@ class Table:
         setup = {"dealer": 0, "layouts": layouts, "deck_top": deck}
         self.truth = Crocodile(list(SEATS[: len(layouts)]), house_rules, seed=5, setup=setup)
         self.world = TableWorld(self.truth, self.layout)
-        areas = seat_areas([z.to_json() for z in self.layout.zones])
-        self.referee = CaboTable(TableSetup("crocodile", tuple(SEATS[: len(layouts)]), house_rules or {}), areas)
+        mat = MatZones.from_json([z.to_json() for z in self.layout.zones])
+        self.referee = CaboTable(TableSetup("crocodile", tuple(SEATS[: len(layouts)]), house_rules or {}), mat)
         self.t = 10_000 * MS
         self.effects = []
 
     def see(self):
         self.t += 500 * MS
-        self.effects = self.referee.handle("observation", None, self.t, self.world.reading(t_ns=self.t))
+        self.effects = handle(self.referee, "observation", None, self.t, self.world.reading(t_ns=self.t))
         return self.effects
 
     def deal(self):
@@ -52,7 +59,7 @@ class Table:
         data = {"order": [{"seat": s, "t_ns": t} for s, t in order],
                 "margins_ms": [(b[1] - a[1]) / MS for a, b in zip(order, order[1:], strict=False)],
                 "tie": tie, "tied": [s for s, _ in order[:2]] if tie else [], "tie_threshold_ms": 1.0}
-        return self.referee.handle("slap_result", order[0][0], first, data)
+        return handle(self.referee, "slap_result", order[0][0], first, data)
 
     def view(self):
         return self.referee.game.view(None)
@@ -187,7 +194,7 @@ def test_a_seven_drawn_and_discarded_asks_whether_its_power_was_used():
     labels = [o.label for o in question.options]
     assert any("no power" in label for label in labels) and any("for its power" in label for label in labels)
     no_power = next(i for i, o in enumerate(question.options) if "no power" in o.label)
-    table.referee.handle("answer", None, table.t, {"question": question.id, "option": no_power})
+    handle(table.referee, "answer", None, table.t, {"question": question.id, "option": no_power})
     table.assert_in_step()
 
 
@@ -199,18 +206,18 @@ def test_a_doubtful_discard_is_asked_not_guessed():
     reading = table.world.reading()
     top = next(c for c in reading["cards"] if c["zone"] == "discard" and not c["covered"])
     top.update(confidence=0.4, alternatives=[["4d", 0.3]])
-    table.referee.handle("observation", None, table.t, reading)
+    handle(table.referee, "observation", None, table.t, reading)
     question = table.referee.question
     assert question.kind == "card" and [o.code for o in question.options] == ["4h", "4d"]
     assert table.view()["discard"]["top"] == "8c"  # nothing applied on a guess
-    table.referee.handle("answer", None, table.t, {"question": question.id, "option": 0})
+    handle(table.referee, "answer", None, table.t, {"question": question.id, "option": 0})
     table.assert_in_step()
 
 
 def test_CR_20_a_call_from_the_pad_starts_the_final_round_and_the_reveal_scores():
     table = Table()
     table.deal()
-    table.referee.handle("press", 1, table.t, {"kind": "call"})
+    handle(table.referee, "press", 1, table.t, {"kind": "call"})
     table.truth.apply(table.truth.action_from_json({"type": "call", "seat": 1}))
     assert table.view()["final_round"]["caller"] == 1
     # Finish the round: every turn is seen by the camera.
@@ -224,7 +231,7 @@ def test_CR_20_a_call_from_the_pad_starts_the_final_round_and_the_reveal_scores(
         question = table.referee.question
         if question is not None:  # a power card: the player says it was not used
             option = next(i for i, o in enumerate(question.options) if "no power" in o.label)
-            table.referee.handle("answer", None, table.t, {"question": question.id, "option": option})
+            handle(table.referee, "answer", None, table.t, {"question": question.id, "option": option})
     table.assert_in_step()
     # The reveal: everyone turns their cards up.
     for seat in range(4):
@@ -241,7 +248,7 @@ def test_CR_20_a_call_from_the_pad_starts_the_final_round_and_the_reveal_scores(
 
 def test_an_illegal_call_is_a_ruling_not_a_crash():
     table = Table()
-    table.referee.handle("press", 2, table.t, {"kind": "call"})  # before the deal
+    handle(table.referee, "press", 2, table.t, {"kind": "call"})  # before the deal
     assert table.referee.rulings[-1]["kind"] == "violation"
     assert table.view()["phase"] == "deal"
 
@@ -253,7 +260,7 @@ def test_undo_takes_back_the_last_move():
     table.truth.apply(Discard(1, "4h"))
     table.see()
     before = len(table.referee.game.actions)
-    table.referee.handle("undo", None, table.t, {})
+    handle(table.referee, "undo", None, table.t, {})
     assert len(table.referee.game.actions) == before - 1
     assert "Undone" in table.messages()[-1]
 

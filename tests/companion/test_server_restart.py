@@ -19,8 +19,8 @@ from pathlib import Path
 
 import cv2
 
-from companion.demo.director import Deal, Director, Stage
-from companion.demo.world import TableWorld
+from companion.app.demo.director import Deal, Director, Stage
+from companion.app.demo.world import TableWorld
 from vision.mat.games import mat_layout
 from vision.render.scene import SceneRenderer
 from vision.render.table import TableState, table_scene

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from companion.cli.replay import replay
+from companion.app.cli.replay import replay
 from companion.games.base import ActionFormatError, GameError
 from companion.games.cabo import (
     ACTION_TYPES,

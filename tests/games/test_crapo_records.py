@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from companion.cli.replay import replay
+from companion.app.cli.replay import replay
 from companion.games import game_class
 from companion.games.base import ActionFormatError, NothingToUndo
 from companion.games.crapo import Crapo, Draw, Flip, Move, Sequence, Stop, Trash

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from companion.cli.replay import replay
+from companion.app.cli.replay import replay
 from companion.crok_catalogs import load_catalog, shipped_catalog
 from companion.games import game_class
 from companion.games.base import ActionFormatError, Explanation
@@ -279,7 +279,7 @@ def test_explain_turns_the_croks_seen_face_up_into_the_reveal() -> None:
 
 
 def test_explain_reads_vision_observations() -> None:
-    from vision.observation import CardSighting, Observation
+    from companion.observation import CardSighting, Observation
 
     corners = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
     game = played_face_down({0: None, 1: None})

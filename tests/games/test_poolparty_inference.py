@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
 
 from companion.games.poolparty import CrocMove, Flip, Layout, ObservationError, Pass, Place, PoolParty, Square, Swim
 from companion.games.poolparty.diagram import position_from_tiles
+from companion.observation import BoardReading, Observation, ObservationFormatError
 
 PLAYERS = ["Ann", "Bob"]
 CROC = "crocodile"
@@ -17,9 +16,9 @@ def hand_built(tiles: dict[str, str], *, to_move: str = "red", **kw) -> PoolPart
     return PoolParty(PLAYERS, setup={"position": position_from_tiles(tiles, to_move=to_move, **kw)})
 
 
-def seen(game: PoolParty, changes: dict[str, dict | None], bars: dict | None = None, drop: tuple = ()) -> dict:
+def seen(game: PoolParty, changes: dict[str, dict | None], bars: dict | None = None, drop: tuple = ()) -> BoardReading:
     """The ideal camera's view of ``game`` with ``changes`` applied (and ``drop``ped squares unseen)."""
-    obs = game.observation()
+    obs = game.observation().to_json()
     obs["squares"].update(changes)
     for name in drop:
         del obs["squares"][name]
@@ -27,7 +26,11 @@ def seen(game: PoolParty, changes: dict[str, dict | None], bars: dict | None = N
         del obs["bars"]
     else:
         obs["bars"] = bars
-    return obs
+    return BoardReading.from_json(obs)
+
+
+def board(squares: dict) -> BoardReading:
+    return BoardReading.from_json(squares)
 
 
 def swimmer(colour: str) -> dict:
@@ -86,7 +89,7 @@ def test_the_move_of_a_flipped_crocodile():
 
 def test_a_move_to_the_bar_with_and_without_bar_counts():
     game = hand_built({"c3r1": "y1", "c6r9": "R"}, to_move="yellow")
-    counts = game.observation()["bars"]
+    counts = dict(game.observation().bars)
     unseen_bars = game.explain(seen(game, {"c3r1": None}))
     assert unseen_bars.candidates == (CrocMove(Square(3, 1), "bar", ("bar",)),)
     with_bars = game.explain(seen(game, {"c3r1": None}, bars={**counts, "yellow": counts["yellow"] + 1}))
@@ -170,33 +173,33 @@ def test_a_stuck_player_with_an_unchanged_board_can_only_pass():
 
 def test_set_up_is_inferred_one_swimmer_or_many_at_a_time():
     game = PoolParty(PLAYERS)
-    one = game.explain({"c3r3": swimmer("red")})
+    one = game.explain(board({"c3r3": swimmer("red")}))
     assert one.candidates == (Place(game.position.to_move, Square(3, 3)),)
-    many = game.explain({"c3r3": swimmer("red"), "c4r3": swimmer("red"), "c1r12": swimmer("yellow")})
+    many = game.explain(board({"c3r3": swimmer("red"), "c4r3": swimmer("red"), "c1r12": swimmer("yellow")}))
     assert many.candidates == (Layout((Square(3, 3), Square(4, 3)), (Square(1, 12),)),)
-    wrong = game.explain({"c3r8": swimmer("red")})
+    wrong = game.explain(board({"c3r8": swimmer("red")}))
     assert wrong.violation.rule_id == "PP-02" and wrong.candidates == ()
 
 
 def test_observations_are_checked():
     game = hand_built({"c3r5": "R", "c6r9": "Y"})
     with pytest.raises(ObservationError, match="'c9r9'"):
-        game.explain({"c9r9": None})
+        game.explain(board({"c9r9": None}))
     with pytest.raises(ObservationError, match="under a pool bar"):
-        game.explain({"c1r1": None})
-    with pytest.raises(ObservationError, match="'c3r5'.*side"):
-        game.explain({"c3r5": {"side": "fin", "colour": "red"}})
-    with pytest.raises(ObservationError, match="number"):
-        game.explain({"c3r5": {"side": CROC, "colour": "red", "number": 9}})
-    with pytest.raises(ObservationError, match="bars"):
-        game.explain({"squares": {}, "bars": {"red": -1, "yellow": 0}})
-    with pytest.raises(ObservationError, match="pool_party"):
-        game.explain(SimpleNamespace(extras={}))
+        game.explain(board({"c1r1": None}))
+    with pytest.raises(ObservationFormatError, match="c3r5.side"):
+        board({"c3r5": {"side": "fin", "colour": "red"}})
+    with pytest.raises(ObservationFormatError, match="number"):
+        board({"c3r5": {"side": CROC, "colour": "red", "number": 9}})
+    with pytest.raises(ObservationFormatError, match="bars"):
+        board({"squares": {}, "bars": {"red": -1, "yellow": 0}})
+    with pytest.raises(ObservationError, match="no reading of the pool board"):
+        game.explain(Observation(1, 1))
 
 
-def test_a_vision_observation_object_is_read_from_its_extras():
+def test_a_camera_observation_is_read_from_its_board():
     game = hand_built({"c3r5": "R", "c6r9": "Y"})
     reading = seen(game, {"c3r5": None, "c3r6": swimmer("red")})
-    explanation = game.explain(SimpleNamespace(extras={"pool_party": reading}))
+    explanation = game.explain(Observation(1, 1, board=reading))
     assert explanation.candidates == (Swim(Square(3, 5), Square(3, 6), (Square(3, 6),)),)
     assert explanation.to_json()["candidates"] == [{"type": "swim", "from": "c3r5", "to": "c3r6", "path": ["c3r6"]}]

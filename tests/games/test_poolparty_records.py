@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from companion.cli import main
+from companion.app.cli import main
 from companion.games.match import match_from_record
 from companion.games.records import RecordError, game_from_record
 

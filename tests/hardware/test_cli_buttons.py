@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from companion.cli import main
-from companion.cli.buttons import KEY_READER
+from companion.app.cli import main
+from companion.app.cli.buttons import KEY_READER
 from hardware.simulated import mock_factory
 
 CONFIG = """\
@@ -92,7 +92,7 @@ def test_every_pad_pressed_is_said(config: Any) -> None:
 def test_each_press_lights_its_seats_led(config: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     factory = mock_factory()
     led = factory.pin(12)  # kept: the command closes the factory's pins when it ends
-    monkeypatch.setattr("companion.cli.buttons.make_pin_factory", lambda name: factory)
+    monkeypatch.setattr("companion.app.cli.buttons.make_pin_factory", lambda name: factory)
     result = CliRunner().invoke(main, ["buttons", "test", "--config", config(), "--count", "1"], input="q")
     assert result.exit_code == 0, result.output
     assert True in [bool(s.state) for s in led.states[1:]]

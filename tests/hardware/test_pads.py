@@ -128,7 +128,7 @@ def test_seat_numbers_must_differ(mock_pins: MockFactory) -> None:
 
 
 def test_seat_pins_from_config_seats_numbers_them_in_order() -> None:
-    from companion.config import DEFAULT_SEATS
+    from companion.app.config import DEFAULT_SEATS
 
     seats = seat_pins(DEFAULT_SEATS)
     assert [s.seat for s in seats] == [0, 1, 2, 3]

@@ -67,7 +67,7 @@ def test_describe_pin_gives_the_header_position() -> None:
 
 
 def test_the_config_loader_reports_a_pin_conflict_at_the_key_and_line() -> None:
-    from companion.config import ConfigError, parse_config
+    from companion.app.config import ConfigError, parse_config
 
     text = "[[seats]]\ncall_pin = 5\nslap_pin = 6\n\n[[seats]]\ncall_pin = 13\nslap_pin = 6\n"
     with pytest.raises(ConfigError) as info:

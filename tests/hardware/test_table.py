@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from companion.config import DEFAULT_SEATS, ButtonsConfig
+from companion.app.config import DEFAULT_SEATS, ButtonsConfig
 from hardware.arbiter import SlapResult
 from hardware.pads import PadEvent, SeatPads, seat_pins
 from hardware.pins import PinConfigError

@@ -3,7 +3,7 @@ in its own slot, with its pose (the referee tells a swapped card from a still on
 
 from __future__ import annotations
 
-from companion.demo.world import TableWorld
+from companion.app.demo.world import TableWorld
 from companion.games.cabo import Crocodile
 from companion.games.cabo.actions import Look, TurnUp
 from vision.mat.games import mat_layout

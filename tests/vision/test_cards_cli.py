@@ -8,7 +8,7 @@ from pathlib import Path
 import cv2
 from click.testing import CliRunner
 
-from companion.cli import main
+from companion.app.cli import main
 from vision.mat import mat_layout
 from vision.render.effects import Effects
 from vision.render.scene import render
@@ -122,7 +122,7 @@ def test_read_warns_when_the_cards_show_too_small_to_read(tmp_path: Path):
     assert "warning: cards show 70 px wide" in result.output
     assert (out / "far.annotated.jpg").is_file()
     as_json = CliRunner().invoke(main, ["vision", "read", str(path), "--mat", str(mat), "--json"])
-    assert json.loads(as_json.output.splitlines()[0])["extras"]["card_px"] == 70
+    assert json.loads(as_json.output.splitlines()[0])["camera"]["card_px"] == 70
     # the A3 table of the tests above: no warning
     image, a3 = _table_image(tmp_path)
     assert "warning" not in CliRunner().invoke(main, ["vision", "read", str(image), "--mat", str(a3)]).output

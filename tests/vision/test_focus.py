@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.observation import CameraNotes
 from vision.cards.annotate import annotate
 from vision.focus import edge_blur_px, edge_blurs_px, side_blur
 from vision.mat import mat_layout
@@ -81,20 +82,20 @@ def test_no_edge_no_figure():
 def test_a_camera_out_of_focus_is_told_to_focus(renderer, croc):
     reader = CardReader(croc)
     sharp = reader.read_image(_frame(renderer, croc, Effects(blur_sigma=0.3)))
-    assert sharp.extras["in_focus"] is True and "warning" not in sharp.extras
+    assert sharp.camera.in_focus is True and not sharp.camera.warning
     image = _frame(renderer, croc, Effects(blur_sigma=1.8))
     soft = CardReader(croc).read_image(image)
-    assert soft.extras["in_focus"] is False and soft.extras["blur_px"] > 1.4
-    assert "the camera is out of focus" in soft.extras["warning"]
-    assert any(p.startswith("out of focus") for p in soft.extras["problems"])
+    assert soft.camera.in_focus is False and soft.camera.blur_px > 1.4
+    assert "the camera is out of focus" in soft.camera.warning
+    assert any(p.startswith("out of focus") for p in soft.camera.problems)
     # the annotated picture says it too, on its status line
-    assert (annotate(image, soft) != annotate(image, replace(soft, extras={}))).any()
+    assert (annotate(image, soft) != annotate(image, replace(soft, camera=CameraNotes()))).any()
 
 
 def test_without_a_mat_nothing_is_said_about_focus(renderer, croc):
     image = renderer.render(Scene(overhead_camera(croc.size_mm, (640, 360)), effects=Effects(blur_sigma=2.0))).image
     obs = CardReader().read_image(image)
-    assert "in_focus" not in obs.extras and "warning" not in obs.extras
+    assert obs.camera.in_focus is None and not obs.camera.warning
 
 
 def test_a_camera_is_measured_again_every_few_seconds_and_each_picture_on_its_own(renderer, croc):

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from companion.cli import main
+from companion.app.cli import main
 from vision.aruco import MarkerDetector
 from vision.mat import MatError, MatLayout, MatTooSmall, custom_layout, mat_layout, paper_size
 from vision.mat.draw import draw_mat
@@ -228,7 +228,7 @@ def test_companion_mat_errors_are_clear(tmp_path, argv, message):
 def test_the_pool_party_mat_follows_the_engines_default_board(tmp_path):
     from click.testing import CliRunner
 
-    from companion.cli import main
+    from companion.app.cli import main
     from companion.games.poolparty.board import Board
 
     result = CliRunner().invoke(main, ["mat", "pool-party", "-o", str(tmp_path / "pool.png"),

@@ -9,7 +9,7 @@ import pytest
 from companion.games.poolparty import PoolParty, Square, Swim
 from companion.games.poolparty.diagram import position_from_tiles
 from vision.frame import Frame
-from vision.pool.reader import EXTRAS_KEY, PoolReader, read_pool_party
+from vision.pool.reader import PoolReader, read_pool_party
 from vision.pool.view import pool_corners_mm
 from vision.render.camera import overhead_camera
 from vision.render.effects import WARM_LAMP, Effects
@@ -32,7 +32,7 @@ def state_of(game: PoolParty, goal_end: dict) -> PoolState:
     picture, and each bar's tiles lie in that bar's tray."""
     squares = {}
     spare = {"red": iter(range(1, 7)), "yellow": iter(range(1, 7))}
-    observed = game.observation()
+    observed = game.observation().to_json()
     for name, face in observed["squares"].items():
         if face is not None:
             crocodile = face["side"] == "crocodile"
@@ -139,11 +139,11 @@ def test_following_a_camera_reads_again_only_when_the_pool_settles(board, tiles,
     for i, state in enumerate(frames):
         image = renderer.render(pool_scene(layout, geometry, state, cam)).image
         seen.append(reader.read(Frame(image, i * 33_000_000, i, "test")))
-    first = seen[0].extras[EXTRAS_KEY]["squares"]
+    first = seen[0].board.to_json()["squares"]
     assert first["c2r2"] == {"side": "swimmer", "colour": "red"}
     assert not any(o.stable for o in seen[3:5])  # the hand moves in
     last = seen[-1]
-    assert last.extras[EXTRAS_KEY]["squares"]["c2r3"] == {"side": "swimmer", "colour": "red"}
+    assert last.board.to_json()["squares"]["c2r3"] == {"side": "swimmer", "colour": "red"}
     assert set(last.changed_zones) == {"c2r2", "c2r3"}
 
 
@@ -180,7 +180,7 @@ def test_a_board_changed_under_a_warm_lamp_is_read_again_not_taken_for_a_hand(bo
     after = still(PoolState(moved.squares, moved.bars), 10)
     frames = still(held.state, 0) + [after[i % 5] for i in range(60)]  # two seconds
     seen = [reader.read(Frame(image, i * 33_000_000, i, "test")) for i, image in enumerate(frames)]
-    before, after = (o.extras[EXTRAS_KEY]["squares"] for o in (seen[4], seen[-1]))
+    before, after = (o.board.to_json()["squares"] for o in (seen[4], seen[-1]))
     assert before != after
     assert seen[-1].stable
     assert after == reader.read_image(frames[-1]).to_json()["squares"]

@@ -9,6 +9,7 @@ import pytest
 from companion.crok_catalogs import shipped_catalog
 from companion.games.poolparty.board import Board as EngineBoard
 from companion.games.poolparty.inference import parse_observation
+from companion.observation import BoardReading
 from vision.mat.battle import battle_layout
 from vision.render.croks import crok_back, crok_face, crok_piece, invented_croks, random_battle
 from vision.render.effects import CLEAN, Effects
@@ -76,7 +77,7 @@ def test_the_perfect_reading_is_what_the_engine_reads(board, pool):
 
     state = random_position(geometry, rng)
     reading = pool_reading(geometry, state)
-    observed = parse_observation(EngineBoard.from_json(board), reading)
+    observed = parse_observation(EngineBoard.from_json(board), BoardReading.from_json(reading))
     assert len(observed.squares) == len(geometry.water_names())
     assert sum(observed.bars.values()) == sum(len(t) for t in state.bars.values())
 

@@ -3,7 +3,7 @@ counts for which card. The held-out figures of docs/benchmarks.md are these tall
 
 from __future__ import annotations
 
-from vision.observation import CardSighting
+from companion.observation import CardSighting
 from vision.render.scene import CardTruth
 from vision.train.rendered import SceneTally, miss_kind, score_scene
 

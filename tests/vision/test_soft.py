@@ -61,10 +61,10 @@ def test_only_frames_out_of_focus_are_read_with_the_soft_reader():
     soft = render(soft_scene(scene, np.random.default_rng(1)))
     blind_when_soft = CardFinder(reader=IndexReader(), soft=_blind())
     read = CardReader(scene.layout, finder=blind_when_soft).read_image(sharp.image)
-    assert read.extras["in_focus"] is True
+    assert read.camera.in_focus is True
     assert any(c.code not in (None, BACK) for c in read.cards)
     read = CardReader(scene.layout, finder=blind_when_soft).read_image(soft.image)
-    assert read.extras["in_focus"] is False
+    assert read.camera.in_focus is False
     assert all(c.code == BACK for c in read.cards)  # no face: it was read with the blind one
 
 
@@ -92,7 +92,7 @@ def _reads_near(scene_seed: int, code: str, soft: bool, lone: bool = False):
 
     def read_there(finder: CardFinder | None) -> list[str | None]:
         read = CardReader(scene.layout, finder=finder).read_image(rendered.image)
-        assert read.extras["in_focus"] is not soft
+        assert read.camera.in_focus is not soft
         return [c.code for c in read.cards if np.hypot(*(corners - np.array(c.corners[0])).T).min() < reach]
 
     return read_there

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from companion.cli import main
+from companion.app.cli import main
 from companion.crok_catalogs import shipped_catalog
 from vision.mat.battle import battle_layout
 from vision.mat.pool import pool_layout

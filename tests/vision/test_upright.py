@@ -36,7 +36,7 @@ def test_a_camera_nearly_overhead_has_its_frames_read_as_they_come(croc, tilt):
     camera = _leaning(croc, tilt)
     assert upright_view(_calibration(camera), (1280, 720), croc.size_mm, 88.0) is None
     obs = CardReader(croc).read_image(render(table_scene(croc, TableState(), camera=camera)).image)
-    assert obs.extras["upright"] is False and obs.extras["lean_deg"] < 15
+    assert obs.camera.upright is False and obs.camera.lean_deg < 15
 
 
 @pytest.mark.parametrize("tilt, roll", [(30.0, 0.0), (-35.0, 90.0), (40.0, 180.0)])
@@ -69,7 +69,7 @@ def test_a_camera_seeing_the_horizon_has_its_frames_read_as_they_come(croc):
     assert upright_view(_calibration(camera), (1280, 720), croc.size_mm, 88.0) is None
     state = TableState(zones={"discard": ["9s"]})
     obs = CardReader(croc).read_image(render(table_scene(croc, state, camera=camera, seed=2)).image)
-    assert obs.extras["lean_deg"] > 70 and obs.extras["upright"] is False
+    assert obs.camera.lean_deg > 70 and obs.camera.upright is False
 
 
 def test_a_box_of_the_frame_is_taken_in_whole_by_its_upright_box(croc):
@@ -111,7 +111,7 @@ def test_a_table_seen_35_degrees_off_overhead_is_read_card_by_card(croc, tilt, r
     frame = render(table_scene(croc, _table(), camera=camera, seed=3))
     obs = CardReader(croc).read_image(frame.image)
     assert obs.calibration == "fresh"
-    assert obs.extras["upright"] is True and 30 < obs.extras["lean_deg"] < 40
+    assert obs.camera.upright is True and 30 < obs.camera.lean_deg < 40
     codes = {zone: sorted(str(c.code) for c in obs.in_zone(zone))
              for zone in ("seat0/slot0", "seat0/slot1", "seat0/slot2", "seat2", "seat1", "discard", "draw")}
     assert codes == {"seat0/slot0": ["7h"], "seat0/slot1": [BACK], "seat0/slot2": ["2c"],
@@ -166,8 +166,8 @@ def test_what_a_kept_calibration_says_of_the_camera_is_worked_out_once(croc, mon
             for i, image in enumerate([frames[0]] * 5 + [frames[1]] * 5)]
     first, then = [o for o in seen if o.changed_zones]
     assert then.changed_zones == ("seat0/slot3",)
-    assert first.extras["upright"] is True and 30 < first.extras["lean_deg"] < 40
+    assert first.camera.upright is True and 30 < first.camera.lean_deg < 40
     assert len(looks) == 1  # two frames read, each twice asked (to read it, to describe the camera)
-    assert then.extras == first.extras and then.extras is not first.extras  # each observation's own
+    assert then.camera == first.camera
     reader.read_image(render(table_scene(croc, before, camera=_leaning(croc, -35.0), seed=5)).image)
     assert len(looks) == 2 and looks[1] is not looks[0]  # another camera, another calibration: measured

@@ -8,7 +8,7 @@ import json
 import cv2
 from click.testing import CliRunner
 
-from companion.cli import main
+from companion.app.cli import main
 from companion.games.poolparty import Board
 from vision.render.pool import random_pool
 from vision.render.scene import SceneRenderer

@@ -133,7 +133,7 @@ def test_a_lone_card_whose_index_is_a_blot_is_named_from_its_whole_face(seed: in
 
     def read_there(finder: CardFinder) -> list[str | None]:
         read = CardReader(scene.layout, finder=finder).read_image(rendered.image)
-        assert read.extras["in_focus"] is False
+        assert read.camera.in_focus is False
         return [c.code for c in read.cards if np.hypot(*(np.array(c.corners).mean(axis=0) - centre)) < 10]
 
     # the pips may name the two too (OpenCV 4.8), and so may the club-or-spade witnesses
@@ -177,7 +177,7 @@ def test_a_card_a_stray_reading_calls_covered_is_named_from_its_whole_face():
     scene = random_scene(2502, kind=KINDS[2502 % len(KINDS)])
     rendered = render(scene)
     read = CardReader(scene.layout).read_image(rendered.image)
-    assert read.extras["in_focus"] is False
+    assert read.camera.in_focus is False
     truth = next(t for t in rendered.truth if t.code == "8s" and t.face_up)
     assert not truth.covered
     centre = np.array(truth.corners).mean(axis=0)

@@ -11,9 +11,9 @@ from html.parser import HTMLParser
 import pytest
 
 from companion.games import game_class
-from companion.refereeing.setup import REFEREED_GAMES
+from companion.refereeing.registry import REFEREED, rule_choices, value_label
 from web import create_app
-from web.pages import rule_choices, setup_games, value_label
+from web.pages import setup_games
 
 from .conftest import SAME_ORIGIN
 
@@ -106,7 +106,7 @@ def test_the_simulated_pads_are_on_the_page_only_in_demo_mode(client, store):
 def test_the_setup_page_lists_every_refereed_game_with_its_seat_limits(client):
     _html, tags = page(client, "/setup")
     radios = tags.find("input", type="radio", name="game")
-    assert [r["value"] for r in radios] == list(REFEREED_GAMES)
+    assert [r["value"] for r in radios] == list(tuple(REFEREED))
     for radio in radios:
         cls = game_class(radio["value"])
         assert (int(radio["data-min"]), int(radio["data-max"])) == (cls.MIN_PLAYERS, cls.MAX_PLAYERS)
@@ -122,7 +122,7 @@ def test_the_setup_page_starts_from_the_tables_seat_names_and_offers_each_as_dea
     assert "hidden" in tags.by_id("admin-pin-field")  # no game is running yet
 
 
-@pytest.mark.parametrize("game", REFEREED_GAMES)
+@pytest.mark.parametrize("game", tuple(REFEREED))
 def test_the_setup_page_shows_every_house_rule_with_default_gap_and_reason(client, game):
     html, tags = page(client, "/setup")
     for rule in game_class(game).HOUSE_RULES:
@@ -172,9 +172,9 @@ def test_rule_choices_keep_value_types_and_mark_the_default():
     assert target["range"] == {"min": 1, "max": None, "describe": "an integer >= 1", "step": 1}
 
 
-def test_setup_games_lists_the_same_rules_as_the_api(client):
+def test_setup_games_lists_the_same_rules_as_the_api(client, referee):
     api = {g["name"]: g for g in client.get("/api/games").get_json()["games"]}
-    for game in setup_games():
+    for game in setup_games(referee):
         assert [r["name"] for r in game["house_rules"]] == [r["name"] for r in api[game["name"]]["house_rules"]]
         assert (game["min_players"], game["max_players"]) == (api[game["name"]]["min_players"],
                                                               api[game["name"]]["max_players"])

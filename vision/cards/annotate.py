@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 
 from companion.cards import BACK
-from vision.observation import Observation
+from companion.observation import Observation
 
 SURE = (60, 200, 60)
 DOUBTFUL = (0, 165, 255)
@@ -44,7 +44,7 @@ def annotate(image: np.ndarray, observation: Observation, zones: bool = True) ->
         cv2.rectangle(out, (x, y - th - 2), (x + tw + 2, y + base), (0, 0, 0), -1)
         cv2.putText(out, label, (x + 1, y), cv2.FONT_HERSHEY_SIMPLEX, scale, colour, 1, cv2.LINE_AA)
     status = f"calibration {observation.calibration}" + ("" if observation.stable else "  (moving)")
-    for problem in observation.extras.get("problems", ()):
+    for problem in observation.camera.problems:
         status += f"  {problem}"
     cv2.putText(out, status, (8, out.shape[0] - 8), cv2.FONT_HERSHEY_SIMPLEX, scale, (255, 255, 255), 1,
                 cv2.LINE_AA)

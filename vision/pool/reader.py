@@ -1,6 +1,6 @@
 """Frame -> the Pool Party reading: every pool square's top tile and the tiles at each bar.
 
-The reading is the engine's observation format (``companion.games.poolparty.inference``)::
+The reading is the JSON of the core's board reading (``companion.observation.BoardReading``)::
 
     {"squares": {"c3r5": null, "c4r5": {"side": "swimmer", "colour": "red"}, ...},
      "bars": {"red": 2, "yellow": 0},
@@ -25,19 +25,18 @@ from typing import Any
 
 import numpy as np
 
+from companion.observation import BoardReading, Observation
 from vision.frame import Frame
 from vision.mat.calibration import FRESH, KEPT, MatCalibrator
 from vision.mat.layout import MatLayout
 from vision.mat.pool import ENDS, PoolGeometry, pool_layout
 from vision.mat.white import margin_white
-from vision.observation import Observation
 from vision.pool.cells import TILE, UNSEEN, Cell, CellReader, CellReading
 from vision.pool.view import PoolView, corners_homography, warp_pool
 from vision.stability import StabilityGate
 from vision.taught.store import TileSet
 from vision.taught.tiles import TileMatcher
 
-EXTRAS_KEY = "pool_party"
 DOUBTFUL = 0.3
 """A tile read with less confidence than this is listed in ``doubtful`` (worth a tap to confirm)."""
 
@@ -170,11 +169,11 @@ class PoolReader:
         return PoolReading(tuple(self.cell_reader.read(view, self.finder.cells(view))), self.geometry, state)
 
     def observe(self, image: np.ndarray, frame_index: int = 0, t_ns: int = 0) -> Observation:
-        """One picture as an :class:`Observation` whose ``extras["pool_party"]`` is the reading."""
+        """One picture as an :class:`Observation` whose ``board`` is the reading."""
         reading = self.read_image(image, t_ns)
         calibration = "fresh" if reading.calibration in (FRESH, "corners") else reading.calibration
-        extras = {EXTRAS_KEY: reading.to_json()} if reading.cells else {}
-        return Observation(t_ns, frame_index, calibration=calibration, extras=extras)
+        board = BoardReading.from_json(reading.to_json()) if reading.cells else None
+        return Observation(t_ns, frame_index, calibration=calibration, board=board)
 
     def read(self, frame: Frame) -> Observation:
         """Follow a camera: the pool is read again only when the table settles after a change
@@ -186,16 +185,16 @@ class PoolReader:
             last = self._last
             calibration = last.calibration if last.calibration != FRESH else KEPT
             return Observation(frame.t_ns, frame.index, calibration=calibration, stable=report.stable,
-                               extras=last.extras)
+                               board=last.board)
         obs = self.observe(frame.image, frame.index, frame.t_ns)
         # the light on the table, for the gate's next look for hands: under a warm lamp the
         # board's pale print is skin-coloured but for it, and a changed board was taken for
         # a resting hand and never read (docs/benchmarks.md, session 63)
         self.gate.see_white(self.finder.white(frame.image))
-        before = (self._last.extras if self._last else {}).get(EXTRAS_KEY, {}).get("squares", {})
-        now = obs.extras.get(EXTRAS_KEY, {}).get("squares", {})
+        before = self._last.board.squares if self._last is not None and self._last.board is not None else {}
+        now = obs.board.squares if obs.board is not None else {}
         changed = tuple(sorted(n for n in set(before) | set(now) if before.get(n) != now.get(n)))
-        self._last = Observation(obs.t_ns, obs.frame_index, calibration=obs.calibration, extras=obs.extras,
+        self._last = Observation(obs.t_ns, obs.frame_index, calibration=obs.calibration, board=obs.board,
                                  changed_zones=changed if self._last is not None else ())
         return self._last
 

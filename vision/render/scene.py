@@ -19,9 +19,9 @@ import cv2
 import numpy as np
 
 from companion.cards import BACK
+from companion.observation import CardSighting
 from vision.mat.draw import cached_mat_image, mat_style, solid_image
 from vision.mat.layout import MatLayout
-from vision.observation import CardSighting
 from vision.render.camera import Camera
 from vision.render.effects import CLEAN, Effects, apply_effects
 from vision.render.faces import CardStyle, card_texture, index_box_mm

@@ -33,10 +33,10 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.observation import CardSighting, Observation
 from vision.cards.geometry import warp_quad
 from vision.mat.calibration import MatCalibrator
 from vision.mat.layout import MatLayout
-from vision.observation import CardSighting, Observation
 from vision.stability import hands, skin_mask
 from vision.taught.features import largest_blob, orb, order_corners, positions
 from vision.taught.lone import DISTINCT, THUMB, LoneCards, agreeing, thumb_vector

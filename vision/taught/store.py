@@ -1,6 +1,6 @@
 """Where taught references live and their file format.
 
-Under a data directory (``companion.paths.data_dir()``, or ``--data-dir``)::
+Under a data directory (``companion.app.paths.data_dir()``, or ``--data-dir``)::
 
     <data>/taught/tiles/tiles.json        what was taught (format, faces, tile size)
     <data>/taught/tiles/tiles.npz         crops: uint8 (V, 48, 48, 3), the upright view of

@@ -1,6 +1,6 @@
 """The teaching steps, without a user interface: what to show next, finding the one piece
 shown in a frame, waiting until it lies still, and checking that every taught piece can
-be told apart from the others. ``companion teach`` (``companion.cli.teach_cmd``) drives
+be told apart from the others. ``companion teach`` (``companion.app.cli.teach_cmd``) drives
 them with prompts and a progress display; :mod:`vision.taught.defaults` drives them
 with rendered frames.
 """

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from companion.cards import BACK, JOKER
-from vision.observation import CardSighting
+from companion.observation import CardSighting
 from vision.render.scene import CardTruth
 
 

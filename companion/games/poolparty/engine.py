@@ -65,6 +65,7 @@ from companion.games.poolparty.placement import deal, open_squares, place, place
 from companion.games.poolparty.position import OVER, PLACING, PLAYING, REVEALING, Position
 from companion.games.poolparty.scoring import bar_to_reveal, describe, score
 from companion.games.poolparty.tiles import NUMBERS, Colour, Tile
+from companion.observation import BoardReading, Observation
 
 SETUP_KEYS = ("board", "first", "game_number", "layout", "numbers", "position")
 
@@ -552,17 +553,17 @@ class PoolParty(Game):
             "outcome": outcome.to_json() if outcome else None,
         }
 
-    def observation(self) -> dict[str, Any]:
-        """What an ideal camera would report now, in the :meth:`explain` format."""
+    def observation(self) -> BoardReading:
+        """What an ideal camera would report now."""
         return self.position.observation()
 
     def state_json(self) -> dict[str, Any]:
         """The full state with hidden numbers (``setup["position"]`` format). Not for players."""
         return self.position.state_json()
 
-    def explain(self, observation: Any) -> Explanation:
-        """The legal action(s) that turn this state into ``observation`` (see
-        :mod:`.inference` for the format), or the rule the change breaks."""
+    def explain(self, observation: BoardReading | Observation) -> Explanation:
+        """The legal action(s) that turn this state into the camera's reading of the board
+        (see :mod:`.inference`), or the rule the change breaks."""
         return inference.explain(self, observation)
 
     def next_round_setup(self, outcome: Outcome) -> dict[str, Any]:

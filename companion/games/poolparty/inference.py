@@ -1,16 +1,10 @@
 """Move inference: which legal action turns the game's state into what the camera sees.
 
-Observation format (plain JSON; vision builds it from the board's ``to_json()``)::
-
-    {"squares": {"c3r5": null,                                       # empty
-                 "c4r5": {"side": "swimmer", "colour": "red"},
-                 "c2r9": {"side": "crocodile", "colour": "yellow", "number": 4}},
-     "bars": {"red": 2, "yellow": 0}}                                  # optional
-
-Each square maps to its **top** tile. A pool square missing from ``squares`` was not
-seen (a hand over it) and is not compared; ``bars`` (tiles at each player's pool bar)
-may be left out. A bare ``{square: tile}`` mapping is read as ``squares``; an object
-with ``extras["pool_party"]`` (vision's Observation) is read from there.
+The camera's reading is the core's typed board reading
+(:class:`companion.observation.BoardReading`, or the :class:`~companion.observation.Observation`
+that carries it): each pool square's **top** tile by name (``c3r5``), ``None`` for an
+empty square; a pool square left out was not seen (a hand over it) and is not compared;
+``bars`` (tiles at each player's pool bar) may be unknown.
 
 The answer (:class:`~companion.games.base.Explanation`): every legal action whose result
 matches all observed squares (and the bar counts, if given). When none does, the change
@@ -22,20 +16,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from companion.games.base import Action, Explanation, GameError, Ruling
 from companion.games.poolparty.actions import BAR, CrocMove, Flip, Layout, Pass, Place, Step, Swim
 from companion.games.poolparty.board import Board, Square
 from companion.games.poolparty.position import PLACING, PLAYING
-from companion.games.poolparty.tiles import Colour, Face, TileFormatError, face_from_json
+from companion.games.poolparty.tiles import Colour, Face
+from companion.observation import BoardReading, Observation, TileSeen
 
 if TYPE_CHECKING:
     from companion.games.poolparty.engine import PoolParty
 
 
 class ObservationError(GameError):
-    """An observation that does not describe this board; says which square or key."""
+    """A reading that does not describe this board; says which square or key."""
 
 
 @dataclass(frozen=True)
@@ -44,22 +39,25 @@ class Observed:
     bars: dict[Colour, int] | None
 
 
-def parse_observation(board: Board, data: Any) -> Observed:
-    """Read the observation format above; :class:`ObservationError` names what is wrong."""
-    extras = getattr(data, "extras", None)
-    if isinstance(extras, Mapping):
-        if "pool_party" not in extras:
-            raise ObservationError("observation: no 'pool_party' reading in extras")
-        data = extras["pool_party"]
-    if not isinstance(data, Mapping):
-        raise ObservationError(f"observation: should be an object, got {type(data).__name__}")
-    has_squares = "squares" in data
-    raw_squares = data["squares"] if has_squares else data
-    raw_bars = data.get("bars") if has_squares else None
-    if not isinstance(raw_squares, Mapping):
-        raise ObservationError("observation.squares: should be an object {square: tile}")
+def face_of(tile: TileSeen | None) -> Face | None:
+    """The engine's face for a tile the camera saw."""
+    if tile is None:
+        return None
+    crocodile = tile.side == "crocodile"
+    return Face(Colour(tile.colour), crocodile, tile.number if crocodile else None)
+
+
+def parse_observation(board: Board, seen: BoardReading | Observation) -> Observed:
+    """The reading's squares on this board; :class:`ObservationError` names a square that
+    is not one of its pool squares."""
+    if isinstance(seen, Observation):
+        if seen.board is None:
+            raise ObservationError("observation: no reading of the pool board in it")
+        seen = seen.board
+    if not isinstance(seen, BoardReading):
+        raise ObservationError(f"observation: a board reading, got {type(seen).__name__}")
     squares: dict[int, Face | None] = {}
-    for name, raw in raw_squares.items():
+    for name, tile in seen.squares.items():
         index = board.index_by_name.get(name)
         if index is None:
             sq = Square.parse(name)
@@ -69,28 +67,16 @@ def parse_observation(board: Board, data: Any) -> Observed:
             index = board.index(sq)
         if board.bar_cell_end[index]:
             raise ObservationError(f"observation square {name!r}: under a pool bar; give bar counts in 'bars'")
-        try:
-            squares[index] = face_from_json(raw)
-        except TileFormatError as exc:
-            raise ObservationError(f"observation square {name!r}: {exc}") from exc
-    bars: dict[Colour, int] | None = None
-    if raw_bars is not None:
-        if not isinstance(raw_bars, Mapping) or set(raw_bars) != {"red", "yellow"}:
-            raise ObservationError(f"observation.bars: should be {{'red': n, 'yellow': n}}, got {raw_bars!r}")
-        bars = {}
-        for colour in Colour:
-            n = raw_bars[colour.value]
-            if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-                raise ObservationError(f"observation.bars.{colour.value}: should be a count >= 0, got {n!r}")
-            bars[colour] = n
+        squares[index] = face_of(tile)
+    bars = None if seen.bars is None else {colour: seen.bars[colour.value] for colour in Colour}
     return Observed(squares, bars)
 
 
 Footprint = tuple[dict[int, Face | None], dict[Colour, int]]
 
 
-def explain(game: PoolParty, data: Any) -> Explanation:
-    obs = parse_observation(game.board, data)
+def explain(game: PoolParty, seen: BoardReading | Observation) -> Explanation:
+    obs = parse_observation(game.board, seen)
     pos = game.position
     expected = pos.faces()
     changed = [i for i in sorted(obs.squares) if obs.squares[i] != expected[i]]

@@ -24,6 +24,7 @@ from companion.games.poolparty.tiles import (
     TileFormatError,
     tile_from_json,
 )
+from companion.observation import BoardReading
 
 PLACING, PLAYING, REVEALING, OVER = "placing", "playing", "revealing", "over"
 PHASES = (PLACING, PLAYING, REVEALING, OVER)
@@ -108,14 +109,14 @@ class Position:
         """The top face of every square (what the camera sees), by index."""
         return [stack[-1].face() if stack else None for stack in self.squares]
 
-    def observation(self) -> dict[str, Any]:
-        """This position as an ideal camera reports it (the ``explain`` format): every pool
-        square's top tile and each bar's tile count."""
-        return {
-            "squares": {self.board.square(i).name: (s[-1].face().to_json() if s else None)
-                        for i in self.board.water for s in [self.squares[i]]},
-            "bars": {c.value: len(self.bars[c]) for c in Colour},
-        }
+    def observation(self) -> BoardReading:
+        """This position as an ideal camera reports it: every pool square's top tile and
+        each bar's tile count."""
+        return BoardReading(
+            {self.board.square(i).name: (s[-1].face().seen() if s else None)
+             for i in self.board.water for s in [self.squares[i]]},
+            {c.value: len(self.bars[c]) for c in Colour},
+        )
 
     def public_json(self) -> dict[str, Any]:
         """Everything everyone may know: stacks as their history made them (faces only),

@@ -12,6 +12,8 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
+from companion.observation import TileSeen
+
 NUMBERS = (1, 2, 3, 4, 5, 6)
 TILES_PER_PLAYER = len(NUMBERS)
 
@@ -82,6 +84,10 @@ class Face:
         if self.crocodile:
             return {"side": "crocodile", "colour": self.colour.value, "number": self.number}
         return {"side": "swimmer", "colour": self.colour.value}
+
+    def seen(self) -> TileSeen:
+        """The face as the camera's reading names it."""
+        return TileSeen("crocodile" if self.crocodile else "swimmer", self.colour.value, self.number)
 
     def describe(self) -> str:
         if self.crocodile:

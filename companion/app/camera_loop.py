@@ -16,12 +16,12 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from companion.events import InputEvent
+from companion.observation import Observation
 from vision.cards.annotate import annotate_jpeg
-from vision.mat.layout import MatLayout
-from vision.reader import CardReader
+from vision.frame import Frame
 from vision.sources.base import EndOfStream, FrameSource, SourceError, SourceStalled
 
 log = logging.getLogger(__name__)
@@ -29,22 +29,29 @@ log = logging.getLogger(__name__)
 PICTURE_EVERY_S = 2.0
 
 
+class Reader(Protocol):
+    """What reads a game's pieces from frames (the card reader, the Pool Party board reader)."""
+
+    def read(self, frame: Frame) -> Observation: ...
+
+
 class CameraLoop:
     def __init__(
         self,
         source: FrameSource,
         referee: Any,
-        layout_for: Callable[[str, int], MatLayout],
+        reader_for: Callable[[str, int], Reader],
         *,
         read_timeout_s: float = 2.0,
     ) -> None:
         self.source = source
         self.referee = referee
-        self.layout_for = layout_for
+        self.reader_for = reader_for
+        """The reader for a game and its number of seats (the composition root's)."""
         self.read_timeout_s = read_timeout_s
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._reader: CardReader | None = None
+        self._reader: Reader | None = None
         self._reader_for: tuple[str, int] | None = None
         self._fresh = True
         self._picture: bytes | None = None
@@ -62,11 +69,11 @@ class CameraLoop:
 
     # -- one frame ---------------------------------------------------------------------
 
-    def _reader_for_game(self) -> CardReader | None:
+    def _reader_for_game(self) -> Reader | None:
         setup = self.referee.current_setup()
         key = (setup.game, len(setup.seats)) if setup is not None else ("crocodile", 4)
         if key != self._reader_for:
-            self._reader = CardReader(self.layout_for(*key))
+            self._reader = self.reader_for(*key)
             self._reader_for = key
             self._fresh = True
         return self._reader
@@ -105,8 +112,8 @@ class CameraLoop:
             self._picture_at = now
             status = {"state": "live", "picture": version, "frame": frame.index,
                       "calibration": observation.calibration, "stable": observation.stable}
-            if "warning" in observation.extras:
-                status["message"] = observation.extras["warning"]  # the page shows it by the picture
+            if observation.camera.warning:
+                status["message"] = observation.camera.warning  # the page shows it by the picture
             self.referee.camera_status(status)
         return True
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import click
 
-from companion.config import ConfigError, load_config
+from companion.app.config import ConfigError, load_config
 from hardware.factory import make_pin_factory
 from hardware.feedback import Feedback
 from hardware.pads import PAD_KINDS, PadError, PadEvent, SeatPads, SeatPins, seat_pins

@@ -14,14 +14,14 @@ from companion import __version__
 
 # name -> "module:attribute" of a click command or group.
 SUBCOMMANDS: dict[str, str] = {
-    "serve": "companion.cli.server:serve",
-    "demo": "companion.cli.server:demo",
-    "config": "companion.cli.config_cmd:config",
-    "replay": "companion.cli.replay:replay",
-    "mat": "companion.cli.mat_cmd:mat",
-    "vision": "companion.cli.vision_cmd:vision",
-    "teach": "companion.cli.teach_cmd:teach",
-    "buttons": "companion.cli.buttons:buttons",
+    "serve": "companion.app.cli.server:serve",
+    "demo": "companion.app.cli.server:demo",
+    "config": "companion.app.cli.config_cmd:config",
+    "replay": "companion.app.cli.replay:replay",
+    "mat": "companion.app.cli.mat_cmd:mat",
+    "vision": "companion.app.cli.vision_cmd:vision",
+    "teach": "companion.app.cli.teach_cmd:teach",
+    "buttons": "companion.app.cli.buttons:buttons",
 }
 
 HELP = {
@@ -48,7 +48,7 @@ class LazyGroup(click.Group):
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
-            if exc.name and exc.name.startswith("companion.cli"):
+            if exc.name and exc.name.startswith("companion.app.cli"):
                 return _not_built(cmd_name)
             raise
         command: click.Command = getattr(module, attr)

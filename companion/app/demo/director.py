@@ -1,6 +1,6 @@
 """The demo's director: plays a scripted game at the simulated table.
 
-The director moves the cards of a :class:`~companion.demo.world.TableWorld` the way players
+The director moves the cards of a :class:`~companion.app.demo.world.TableWorld` the way players
 would (hands over the deck, a card lifted, a smacked card on the pile, the loser of a race
 showing their card), presses the seat pads at chosen instants and, like a player with a
 phone, answers the referee's questions. It never tells the referee anything else: the
@@ -28,8 +28,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.app.demo.world import TableWorld
 from companion.cards import Card
-from companion.demo.world import TableWorld
 from companion.events import InputEvent
 from companion.games.cabo import Crocodile
 from companion.games.cabo.actions import Call, ClaimedCard, Discard, Draw, Look, Reveal, Smackdown, Swap, TurnUp

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from vision.observation import Observation
+from companion.observation import Observation
 
 if TYPE_CHECKING:  # numpy and OpenCV are imported only by the commands that read images
     import numpy as np
@@ -122,8 +122,8 @@ def read(images: tuple[Path, ...], as_json: bool, annotate_dir: Path | None, dec
                                    **obs.to_json()}))
         else:
             click.echo(f"{path}: {len(obs.cards)} card(s), calibration {obs.calibration}")
-            if "warning" in obs.extras:
-                click.echo(f"  warning: {obs.extras['warning']}")
+            if obs.camera.warning:
+                click.echo(f"  warning: {obs.camera.warning}")
             for line in format_observation(obs):
                 click.echo(line)
         if annotate_dir is not None:
@@ -156,7 +156,7 @@ def _fail_if_any_unreadable(unreadable: list[Path], total: int) -> None:
 def _taught_reader(game: str, deck: str | None, board_json: Path | None, default_tiles: bool,
                    data_dir: Path | None, seats: int | None, paper: str) -> Any:
     """A function image -> JSON reading for the games whose pieces are taught."""
-    from companion.paths import data_dir as default_data_dir
+    from companion.app.paths import data_dir as default_data_dir
     from vision.taught.store import TaughtError
 
     folder = data_dir or default_data_dir()
@@ -226,8 +226,8 @@ def watch(source: str, frames: int, out_path: Path | None, as_json: bool, mat_js
                     out_path.write_bytes(annotate_jpeg(frame.image, obs))
                 # said when it comes and when it goes: someone turning the lens or moving the
                 # camera watches for it to go
-                if obs.extras.get("warning") != warning and not as_json:
-                    warning = obs.extras.get("warning")
+                if obs.camera.warning != warning and not as_json:
+                    warning = obs.camera.warning
                     click.echo(f"frame {frame.index}: " + (f"warning: {warning}" if warning
                                                            else "the camera reads well now (no warning)"))
                 if obs.changed_zones or count == 0:

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import click
 
-from companion.config import ConfigError, load_config
-from companion.paths import data_dir as resolve_data_dir
-from companion.server import lan_ip, make_server, port_is_free
+from companion.app.config import ConfigError, load_config
+from companion.app.paths import data_dir as resolve_data_dir
+from companion.app.server import lan_ip, make_server, port_is_free
 
 
 def _load_or_exit(path: str | None):  # type: ignore[no-untyped-def]
@@ -91,7 +91,7 @@ def serve(config_path: str | None, data_dir: Path | None, host: str | None, port
     Resumes the last unfinished table session from the event store, so a restart
     (power cut, crash, update) continues the game where it was.
     """
-    from companion.assemble import assemble_table
+    from companion.app.assemble import assemble_table
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     config = _load_or_exit(config_path)
@@ -116,8 +116,8 @@ def demo(host: str, port: int, data_dir: Path | None) -> None:
     the page or the keyboard, and the database is a temporary file, never the real
     history. The same referee, store and web app run as on a real table.
     """
-    from companion.assemble import assemble_table
-    from companion.config import Config
+    from companion.app.assemble import assemble_table
+    from companion.app.config import Config
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     if not port_is_free(host, port):
@@ -127,7 +127,7 @@ def demo(host: str, port: int, data_dir: Path | None) -> None:
         directory = data_dir or Path(tmp)
         table = assemble_table(Config(), directory, demo=True)
         click.echo("  DEMO MODE: simulated seat pads, a rendered camera, temporary database " + str(directory))
-        from companion.demo.run import DemoRun
+        from companion.app.demo.run import DemoRun
 
         run = DemoRun(table).start()
         table._closers.callback(run.stop)

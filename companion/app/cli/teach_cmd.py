@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 import click
 
-from companion.paths import data_dir as default_data_dir
+from companion.app.paths import data_dir as default_data_dir
 
 V = TypeVar("V")
 

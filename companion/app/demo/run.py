@@ -12,7 +12,7 @@ import logging
 import threading
 from typing import Any
 
-from companion.demo.director import Director, LiveStage, StopDemo, crocodile_story, story_setup
+from companion.app.demo.director import Director, LiveStage, StopDemo, crocodile_story, story_setup
 from companion.events import InputEvent
 from vision.render.table import TableState
 from vision.sources.live import RendererSource
@@ -28,12 +28,12 @@ little enough to leave a core for the rest."""
 
 class DemoRun:
     def __init__(self, table: Any, *, hold_s: float = 2.5, fps: float = DEMO_FPS) -> None:
-        from companion.assemble import mat_for, start_camera
+        from companion.app.assemble import Readers, mat_for, start_camera
 
         self.table = table
         self.layout = mat_for("crocodile", 4, table.config.camera.mat_paper)
         self.source = RendererSource(self.layout, state=TableState(), seed=11, fps=fps)
-        start_camera(table, self.source, lambda game, seats: mat_for(game, seats, table.config.camera.mat_paper))
+        start_camera(table, self.source, Readers(table.config.camera.mat_paper, table.data_dir, drawn_tiles=True))
         self.stage = LiveStage(table.referee, self.source, table.simulated_pads, hold_s=hold_s,
                                hold_frames=round(hold_s * fps))
         self.director = Director(self.stage, self.layout)

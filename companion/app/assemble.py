@@ -7,15 +7,16 @@ from __future__ import annotations
 import logging
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from companion.camera_loop import CameraLoop
-from companion.config import Config
+from companion.app.camera_loop import CameraLoop
+from companion.app.config import Config
+from companion.app.paths import DB_NAME
 from companion.events import InputEvent
-from companion.paths import DB_NAME
 from companion.referee import Referee
-from companion.refereeing.camera import SeatArea, seat_areas
+from companion.refereeing.protocol import MatZones
 from companion.refereeing.setup import hash_pin
 from companion.store import Store
 from hardware.arbiter import SlapResult
@@ -23,6 +24,7 @@ from hardware.pads import PadEvent
 from hardware.table import open_table_pads
 from vision.mat.games import mat_layout
 from vision.mat.layout import PAPERS_MM, MatLayout, MatTooSmall
+from vision.reader import CardReader
 from vision.sources import open_source
 
 log = logging.getLogger(__name__)
@@ -47,17 +49,62 @@ class Table:
         self.store.close()
 
 
+def pool_board() -> dict[str, Any]:
+    """The Pool Party board the table plays on: the rules' 6x14 board."""
+    from companion.games.poolparty.board import Board
+
+    return Board.default().to_json()
+
+
+@lru_cache(maxsize=32)
 def mat_for(game: str, seats: int, paper: str = "auto") -> MatLayout:
     """The mat a game is played on: on ``paper``, or (``auto``) the smallest paper that
-    holds the game's zones at real card size."""
+    holds the game's zones at real card size. Worked out once per game, seats and paper:
+    a layout takes a good half second, and a setup must not wait for it."""
+    board = pool_board() if game == "pool-party" else None
     if paper != "auto":
-        return mat_layout(game, seats, paper)
+        return mat_layout(game, seats, paper, board=board)
     for name in sorted(PAPERS_MM, key=lambda p: PAPERS_MM[p][0] * PAPERS_MM[p][1]):
         try:
-            return mat_layout(game, seats, name)
+            return mat_layout(game, seats, name, board=board)
         except MatTooSmall:
             continue
     raise MatTooSmall(f"{game} for {seats} seats fits on no listed paper")
+
+
+@lru_cache(maxsize=32)
+def mat_zones(game: str, seats: int, paper: str = "auto") -> MatZones:
+    """The zones of :func:`mat_for`'s mat, as the referee reads them."""
+    return MatZones.from_json([zone.to_json() for zone in mat_for(game, seats, paper).zones])
+
+
+@dataclass(frozen=True)
+class Readers:
+    """The camera's reader for each game: the card reader on the game's mat, or the Pool
+    Party board reader with the tiles taught in ``data_dir`` (the drawn tiles in the demo,
+    or, said loudly, when none were taught)."""
+
+    paper: str
+    data_dir: Path
+    drawn_tiles: bool = False
+
+    def __call__(self, game: str, seats: int) -> Any:
+        layout = mat_for(game, seats, self.paper)
+        if game != "pool-party":
+            return CardReader(layout)
+        from vision.pool.reader import PoolReader
+        from vision.taught.defaults import default_tile_set
+        from vision.taught.store import TaughtError, TileSet
+
+        board = pool_board()
+        tiles = None
+        if not self.drawn_tiles:
+            try:
+                tiles = TileSet.load(self.data_dir)
+            except TaughtError as exc:
+                log.warning("Pool Party tiles not taught (%s): reading the drawn tiles; teach yours with "
+                            "'companion teach tiles'", exc)
+        return PoolReader(board, tiles or default_tile_set(board), layout, paper=layout.paper or "a2")
 
 
 def assemble_table(config: Config, data_dir: Path, *, demo: bool = False) -> Table:
@@ -69,24 +116,21 @@ def assemble_table(config: Config, data_dir: Path, *, demo: bool = False) -> Tab
     store = Store(data_dir / DB_NAME, synchronous=config.store.synchronous)
     paper = config.camera.mat_paper
 
-    def layout_for(game: str, seats: int) -> MatLayout:
-        return mat_for(game, seats, paper)
-
-    def areas_for(game: str, seats: int) -> list[SeatArea]:
-        return seat_areas([zone.to_json() for zone in layout_for(game, seats).zones])
+    def zones_for(game: str, seats: int) -> MatZones:
+        return mat_zones(game, seats, paper)
 
     referee = Referee(
         store,
         table_name=config.table.name,
         seats=[seat.name for seat in config.seats],
         demo=demo,
-        seat_areas=areas_for,
+        mat_zones=zones_for,
         admin_pin_hash=hash_pin(config.web.admin_pin) if config.web.admin_pin else "",
     )
     table = Table(config, store, referee, None, data_dir, demo)
     try:
         _wire_pads(table)
-        _wire_camera(table, layout_for)
+        _wire_camera(table, Readers(paper, data_dir, drawn_tiles=demo))
         table.app = create_app({"TABLE_NAME": config.table.name, "DEMO": demo}, referee=referee)
     except BaseException:
         table.close()
@@ -95,20 +139,20 @@ def assemble_table(config: Config, data_dir: Path, *, demo: bool = False) -> Tab
     return table
 
 
-def _wire_camera(table: Table, layout_for: Any) -> None:
+def _wire_camera(table: Table, readers: Readers) -> None:
     """The camera: the configured source (picamera2, a webcam, a replay), or none. The
-    demo's camera is the director's renderer (wired by ``companion.demo``)."""
+    demo's camera is the director's renderer (wired by ``companion.app.demo``)."""
     source_spec = table.config.camera.source
     if table.demo or source_spec == "none":
         return
     # A replayed folder or video plays at the camera's frame rate, as a camera would.
     replay = source_spec.startswith(("folder:", "video:"))
     source = open_source(source_spec, **({"fps": table.config.camera.fps} if replay else {}))
-    start_camera(table, source, layout_for)
+    start_camera(table, source, readers)
 
 
-def start_camera(table: Table, source: Any, layout_for: Any) -> CameraLoop:
-    loop = CameraLoop(source, table.referee, layout_for)
+def start_camera(table: Table, source: Any, readers: Any) -> CameraLoop:
+    loop = CameraLoop(source, table.referee, readers)
     table.referee.camera_picture = loop.picture
     table._closers.callback(loop.stop)
     loop.start()
@@ -137,9 +181,12 @@ def _wire_pads(table: Table) -> None:
     buttons = replace(config.buttons, pin_factory="mock") if table.demo else config.buttons
     if buttons.pin_factory == "mock":
         log.warning("SIMULATED seat pads: gpiozero MockFactory, no real GPIO")
-    pads = open_table_pads(config.seats, buttons, lambda item: referee.submit(pad_input(item)))
+    def on_pad(item: Any) -> None:
+        referee.submit(pad_input(item))  # stored before the pad's thread goes on
+
+    pads = open_table_pads(config.seats, buttons, on_pad)
     table._closers.callback(pads.close)
-    referee.arm_slaps = pads.runtime.arm
+    referee.arm_slaps = pads.runtime.arm  # from the instant the card landed (the frame's time)
     referee.feedback = pads.feedback
     if pads.simulated is not None:
         referee.press_simulator = pads.simulated.press

@@ -156,7 +156,7 @@ class TableWorld:
             cards.append({"code": code if face_up else BACK, "confidence": 1.0, "zone": zone, "covered": covered,
                           "mat_xy": [x, y], "corners": _corners(x, y, angle), "alternatives": []})
         return {"t_ns": t_ns, "frame_index": frame_index, "calibration": "fresh", "stable": True,
-                "changed_zones": [], "cards": cards, "extras": {}}
+                "changed_zones": [], "cards": cards}
 
     # -- for the renderer --------------------------------------------------------------
 

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from companion.config import EXAMPLE, ConfigError, find_config, load_config
+from companion.app.config import EXAMPLE, ConfigError, find_config, load_config
 
 
 @click.group()
