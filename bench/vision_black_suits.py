@@ -3,7 +3,7 @@
     python bench/vision_black_suits.py [--first 2000] [--scenes 300]
 
 Most cards the reader names wrong in still frames are a club read as a spade or the other
-way round, in a fanned column (docs/benchmarks.md, sessions 53-54 and 60). This bench
+way round, in a fanned column (docs/benchmarks.md). This bench
 counts, in the still frames of the rendered seeds given, every face-up black card the
 reader puts together from its indices, matched to the true index it was read at
 (:func:`vision.train.scenes.scene_indices`), club or spade right twice: as the index net

@@ -2,7 +2,7 @@
 
 Focus decides, more than anything else left, whether a small index can be read: on
 rendered frames without motion, the reader names 99.7 % of isolated cards in sharp frames
-and about 82 % in frames blurred by 0.8-1.7 px (docs/benchmarks.md, sessions 20-21). A
+and about 82 % in frames blurred by 0.8-1.7 px (training-like seeds 2000-2149). A
 camera out of focus is a setup problem a player can fix in a second (turn the lens ring,
 raise the camera) once told, so the mat's calibration measures it where it sees the
 markers (a camera's frames every 2 s, each picture read on its own).

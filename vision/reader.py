@@ -44,13 +44,13 @@ MARKER_MASK = 1.08
 """Indices are not looked for on a marker's outline grown this much about its centre: its
 black cells look like print, its white margin has none. A card lying over the margin
 shows its index there (in a fanned column its only one): masking the margin too (1.3 up
-to session 21) lost such cards (docs/benchmarks.md, session 22)."""
+to session 21) lost such cards."""
 INDEX_REACH = 2.0
 """A face read again after a change is looked for where its indices were, this many spans
 round each index's centre each way: its glyphs, and the card stock round them that the
 glyph search judges them by. One span (until session 62) cut into a turned card's index,
 and a camera following fans built card by card lost covered cards a read of the whole
-frame found (docs/benchmarks.md, session 62)."""
+frame found."""
 JOKER_REACH = 4.0
 """... and this many round a joker's: its word runs about four letter steps on from the
 letter pair its reading is centred on."""
@@ -63,7 +63,7 @@ has glyph-sized blobs the network half believes (real photographs at a phone's f
 the same; session 25). 0.7 since session 28, chosen on the dev split: of its lone-index
 cards, at the photos' own size and a phone's, none right lay between 0.6 and 0.7 and 15
 that are none did, 4 more read with the wrong rank (at 0.8: 26 and 8, but a ten of clubs
-lost; docs/benchmarks.md). A covered card in a fanned column shows one index too, but on
+lost). A covered card in a fanned column shows one index too, but on
 the mat."""
 SMALL_PICTURE_SIDE = 500
 """A picture read with no mat in view whose longer side is under this many pixels is
@@ -72,7 +72,7 @@ too few pixels for the glyph search and the network, which were made for the siz
 phone's photo or a mat's camera gives. The real photographs (504 px long, cards about 175
 px) read 98.0 % of the dev split's cards right as they are and 97.7 % enlarged to 756 px,
 so they are left as they are; made a third smaller (336 px) 93.7 % as they are and 97.2 %
-enlarged, made half as large (252 px) 81.3 % and 94.7 % (docs/benchmarks.md, session 55).
+enlarged, made half as large (252 px) 81.3 % and 94.7 %.
 On the mat the card size is known and a camera with too few pixels is told
 (:data:`READABLE_CARD_PX`)."""
 ENLARGED_SIDE = 768
@@ -83,7 +83,7 @@ weakest; faces are read on a frame balanced fully). A lamp's glare is white wher
 rest of a tinted frame is not: balanced fully, it turned the cast's complement, and a
 glare on an empty blue mat was taken for a back. Held-out still frames under a warm tint
 (B, G, R x0.8, 0.95, 1.2): backs 74 of 122 unbalanced, 108 balanced fully, 96 with this;
-200 empty mats: 3 cards reported unbalanced, 1 with this (docs/benchmarks.md, session 30)."""
+200 empty mats: 3 cards reported unbalanced, 1 with this."""
 
 
 def _soft(calibration: Calibration | None, view: MatView | None) -> bool:
@@ -159,7 +159,7 @@ class _PerCalibration:
     for each: a camera followed keeps its calibration object from frame to frame while no
     marker's pixels change (:meth:`vision.mat.calibration.MatCalibrator.update`). Measured
     on every frame read, it took three looks at the mat's foreshortening, about half a
-    millisecond of a card played (docs/benchmarks.md, session 65)."""
+    millisecond of a card played."""
 
     def __init__(self) -> None:
         self._of: Calibration | None = None

@@ -16,8 +16,8 @@ def shrunk(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     the same: averages of averages of equal blocks. Only whole blocks are halved: where
     the target's pixels cover fractions of the source's, halving first and averaging the
     rest did not give the same (2028x1520 to 320x240: 2.4 grey levels apart on average).
-    The stability gate shrinks every frame the camera gives (docs/benchmarks.md, session
-    50)."""
+    The stability gate shrinks every frame the camera gives, so its time counts on every
+    frame."""
     w, h = size
     while image.shape[1] % (2 * w) == 0 and image.shape[0] % (2 * h) == 0:
         image = cv2.resize(image, (image.shape[1] // 2, image.shape[0] // 2), interpolation=cv2.INTER_AREA)

@@ -176,8 +176,8 @@ class StabilityGate:
         mat sets it from the mat's printed margins): skin is judged on colours balanced to
         it. Under a warm lamp white card stock is skin-coloured, and cards laid on a fan,
         one over the next, make no card's rectangle: such a table was taken for a resting
-        hand and, the hand never believed, not read again at all (docs/benchmarks.md,
-        session 62). The frame's own brightest pixels will not do: in a dim room a pale
+        hand and, the hand never believed, not read again at all (fans built card by card
+        under a warm lamp). The frame's own brightest pixels will not do: in a dim room a pale
         hand over the table is the brightest thing, and balanced to it is no skin."""
         self.reset()
 

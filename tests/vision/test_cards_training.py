@@ -233,8 +233,7 @@ def _indices_of(seed: int, code: str) -> list[TrueIndex]:
 def test_an_index_with_only_its_suits_tip_covered_is_legible():
     # A fanned column (rendered table, seed 2195): each covered card's index shows but for
     # the tip of its suit under the next card. Such indices are labelled for training: never
-    # shown one, the index net and the club-or-spade net read a club's top for a spade's
-    # (docs/benchmarks.md, session 54).
+    # shown one, the index net and the club-or-spade net read a club's top for a spade's.
     (five,) = _indices_of(2195, "5c")
     assert five.legible and not five.whole
     jack = _indices_of(2195, "Jc")  # on top of the column: both indices whole

@@ -8,14 +8,13 @@ rendered tables (``vision.train.train_black_suits``), is asked about the black c
 index net is unsure of, on their indices' patches, and the two nets' odds of club against
 spade are multiplied, as two witnesses' (on the training-like frames their product read
 more cards right than their mean or the second net alone; asked index by index rather than
-card by card, a card's two indices could part and make two cards: docs/benchmarks.md,
-session 38). The rank, and how likely the card is black at all, stay the index net's.
+card by card, a card's two indices could part and make two cards). The rank, and how likely
+the card is black at all, stay the index net's.
 In frames out of focus, read by the soft-frame net (:mod:`vision.cards.soft`), the second
 witness is one tuned on such frames (``SOFT_WEIGHTS``): asked there, the sharp frames' one
-read no more cards right than no second look (docs/benchmarks.md, sessions 39 and 40). And
-there a third witness sees more than the index: the card's top beside it, where a number
-card's first pips are, larger than the index's suit and often plainer once blurred
-(``SOFT_WIDE_WEIGHTS``; docs/benchmarks.md, session 44).
+read no more cards right than no second look. And there a third witness sees more than the
+index: the card's top beside it, where a number card's first pips are, larger than the
+index's suit and often plainer once blurred (``SOFT_WIDE_WEIGHTS``).
 """
 
 from __future__ import annotations
@@ -37,12 +36,12 @@ WEIGHTS_SHA256 = "3ce2aa9850725da2ab947a40978f8b1b7c036299ba7e97461c8d917f05dd43
 --workers 2`` makes it at commit 9a722dd (``git worktree add DIR 9a722dd``, run in DIR with
 ``OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1``; 509 s on two cores, numpy 2.4.6 and OpenCV
 5.1.0), going on from the net shipped before it on the indices the reader asks it about
-(club or spade right on such indices of other tables 92.8 % -> 94.6 %; docs/benchmarks.md,
-session 68). That one, sha256 b3ae1bb3…, ``python -m vision.train.train_black_suits
---workers 2 --scenes 12000 --epochs 6`` makes at commit 95f7911 (the script as at 9f24ba1;
+(club or spade right on such indices of other tables 92.8 % -> 94.6 %). That one, sha256
+b3ae1bb3…, ``python -m vision.train.train_black_suits --workers 2 --scenes 12000 --epochs
+6`` makes at commit 95f7911 (the script as at 9f24ba1;
 27 minutes on two cores beside other runs, numpy 2.4.6 and OpenCV 5.0.0), fine-tuning the
 shipped index net (``vision.cards.indices.WEIGHTS``); the script's defaults (6000 scenes,
-4 epochs) made the net first shipped, a little weaker (docs/benchmarks.md, session 38).
+4 epochs) made the net first shipped, a little weaker.
 The soft frames' witnesses below went on from that one, not from this."""
 
 SOFT_WEIGHTS = Path(__file__).resolve().parent / "weights" / "soft_black_suit_net.npz"
@@ -53,7 +52,7 @@ seen out of focus (club or spade right on other such indices 82.8 % -> 86.9 %).
 ``python -m vision.train.train_black_suits --soft --scenes 12000 --epochs 6 --start
 vision/cards/weights/black_suit_net.npz --workers 1`` makes it at commit e50916b (2001 s
 beside other runs; numpy 2.4.6, OpenCV 5.0.0), and the same file byte for byte with
-``--workers 2`` (1381 s; docs/benchmarks.md, session 40)."""
+``--workers 2`` (1381 s)."""
 
 SOFT_WIDE_WEIGHTS = Path(__file__).resolve().parent / "weights" / "soft_wide_black_suit_net.npz"
 SOFT_WIDE_WEIGHTS_SHA256 = "14cc10735b56bdc16d25dce40d9eede68f20b8c53af50131c1848e139807f484"
@@ -64,7 +63,7 @@ first pips beside it are larger. ``python -m vision.train.train_black_suits --wi
 --workers 2`` makes it at commit b526163 (1549 s on two cores; numpy 2.4.6, OpenCV 5.0.0),
 and the same file byte for byte a second time (1465 s): the soft frames' club-or-spade
 net's convolutions, its dense layers trained afresh. One trained on sharp frames and asked
-in sharp frames read no more cards right (docs/benchmarks.md, session 44)."""
+in sharp frames read no more cards right."""
 
 BLACK = 0.5
 """A card is asked about when clubs and spades together hold at least this much of its
@@ -78,8 +77,7 @@ WITNESS_WEIGHT = 1.5
 against the index net's: a witness asked only of black indices is more often right than
 its odds say where the index net is unsure. Dev still frames (seeds 2000-2599): fans 3404
 at 1, 3407 at 1.5, 3404 at 2, 3399 at 0.5, lone cards and reports matching none the same
-at 1, 1.5 and 2; the held-out sets, read once it was settled, one fanned card more each
-(docs/benchmarks.md, session 53)."""
+at 1, 1.5 and 2; the held-out sets, read once it was settled, one fanned card more each."""
 
 _CLUBS = np.array([c.endswith("c") for c in CODES[:-1]] + [False])
 _SPADES = np.array([c.endswith("s") for c in CODES[:-1]] + [False])

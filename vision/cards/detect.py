@@ -166,7 +166,7 @@ def _on_mean_axis(a: IndexReading, b: IndexReading) -> IndexReading:
     from each other. Each may lean a few degrees (a king's K, a ten's "1" paired with its
     pip), and from the index that leans the other misses the card's diagonal: the lean
     made two cards of one, the far index seeing the near one where the near one did not
-    see it (a phone's photo seen at a slant: IMG_2430, docs/benchmarks.md, session 58)."""
+    see it (a phone's photo seen at a slant: IMG_2430)."""
     axis = a.down - b.down
     return replace(a, down=axis / np.linalg.norm(axis))
 
@@ -536,8 +536,7 @@ def _deck_span(found: list[_Assembled]) -> tuple[float, tuple[float, float]] | N
     print). A photograph of one card read from one index (its other corner under a thumb or
     out of the picture) had print a third that size beside it read as a card: on the real
     photos, reports matching no card 6 + 4 -> 5 + 1 (dev + held-out), 87 -> 59 over the
-    bench's six ways of taking them, no card fewer read right (docs/benchmarks.md, session
-    57)."""
+    bench's six ways of taking them, no card fewer read right."""
     for sure in ([f for f in found if f.measured], [f for f in found if len(f.card.indices) > 1]):
         if sure:
             return float(np.median([f.card.indices[0].span for f in sure])), SURER_THAN_ANY_LONE_INDEX
@@ -691,7 +690,7 @@ class CardFinder:
         are asked too: in a frame out of focus a stray reading makes a card whose outline
         lies over a card in full view, which is then taken for covered (training-like seed
         2502), and what the net sees of a card truly covered, another lying over it, is
-        what it cannot name, which moves no odds (docs/benchmarks.md, session 50)."""
+        what it cannot name, which moves no odds."""
         ask = [(c, c.probs) for c in cards if c.probs is not None and c.confidence < UNSURE]
         if self.whole is None or not ask:
             return
@@ -720,7 +719,8 @@ class CardFinder:
             if card.probs is None:
                 continue
             # a card in full view shows its top pips too, and the net reads them better
-            # than the whole middle's outlines are matched (docs/benchmarks.md, session 66)
+            # than the whole middle's outlines are matched (dev still frames: two lone cards and
+            # two covered ones lying across others put right, none put wrong)
             probs = card.probs if card.covered else weigh_pips(card.probs, image, card.corners)
             probs = self.weigh_top_pips(card, probs, image, _over(card, [*cards, *others]))
             if probs is not card.probs:

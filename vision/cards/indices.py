@@ -54,7 +54,7 @@ WEIGHTS_SHA256 = "a32de027950c6bc5d37d0c62ed6b8a8ccf6aace138f4edb4ecd9001329cde3
 ``TABLE_COMPANION_REALCARDS`` naming ../shared/realcards/edje-train; about 30 minutes on two
 cores). The script as it is now makes another net of this shape, no better on both the
 rendered tables and the real photos: each such candidate is measured and is shipped only
-when it is (docs/benchmarks.md, sessions 34, 37 and 54)."""
+when it is."""
 
 # Every code the network can name, in the order of :func:`code_probabilities`' columns.
 CODES: tuple[str, ...] = tuple(r + s for r in RANK_CLASSES[:13] for s in SUIT_CLASSES) + (JOKER,)
@@ -133,7 +133,7 @@ class IndexReader:
         """The indices among ``props``, one per physical index, most certain first
         (``on_mat``: the cards lie on the mat, where the joker witness was trained and is
         asked; off it, on the real photographs' dev split, it cost a card found and reported
-        one more that is none, docs/benchmarks.md, session 68)."""
+        one more that is none)."""
         is_index, codes = self.score(image, props)
         kept = (is_index >= self.min_index) | self._weak_jokers(image, props, is_index, codes)
         not_jokers, red_words = _not_jokers(image, props, kept, is_index, codes)

@@ -25,8 +25,7 @@ from vision.cards.net import JOKER_CLASS, IndexNet
 WITNESS_WEIGHTS = Path(__file__).resolve().parent / "weights" / "joker_witness_net.npz"
 WITNESS_SHA256 = "2e418c554318cd15131187b67803c5d5c1141b8e9710dc19cdac1a8ed67b3263"
 """The shipped weights' file, byte for byte: ``python -m vision.train.train_joker_witness
---workers 2`` makes it at commit 0d06765 (made twice, 1415 s and 1339 s on two cores;
-docs/benchmarks.md, session 68)."""
+--workers 2`` makes it at commit 0d06765 (made twice, 1415 s and 1339 s on two cores)."""
 
 ASKED_JOKER = 0.9
 """The witness is asked about a candidate the index net reads as a joker from this

@@ -30,7 +30,7 @@ class WeightsError(ValueError):
 @dataclass(frozen=True)
 class Shape:
     # (8, 16, 32) and 64 until session 17: the wider net reads blurred and small indices
-    # better (docs/benchmarks.md) for a few ms more per read
+    # better for a few ms more per read
     channels: tuple[int, int, int] = (12, 24, 48)
     hidden: int = 96
     in_channels: int = 2

@@ -69,8 +69,7 @@ _INNER = (0.17, 0.05, 0.83, 0.95)
 card): between the index corners' columns, and to a card's top and bottom but for a
 twentieth. A card's outline a few per cent off (a frame out of focus) moved its top or
 bottom row of pips across the 0.10 and 0.90 once used, and a pip the window cuts is not
-weighed: an eight's middle then showed six pips and said nothing (docs/benchmarks.md,
-session 41)."""
+weighed: an eight's middle then showed six pips and said nothing."""
 
 
 def _square(blob: np.ndarray) -> np.ndarray | None:
@@ -347,8 +346,7 @@ def most_log_odds(pips: int) -> float:
     more for more as their evidence grows (with the square root of their number). One pip
     drawn its own way (an ornate ace) is one witness; a ten's ten pips drawn alike, all
     leaning one way, outweigh a soft index: out of focus, an isolated ten of clubs whose
-    pips said club at 18.6 stayed the spade its index said at 8.3 (training-like seed 2034,
-    docs/benchmarks.md, session 41)."""
+    pips said club at 18.6 stayed the spade its index said at 8.3 (training-like seed 2034)."""
     return MAX_LOG_ODDS * float(np.sqrt(pips))
 
 

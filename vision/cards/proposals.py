@@ -83,7 +83,7 @@ Q in two, 90 px cards). The real phone photos (504 px long) saved again at quali
 97.5 % of the dev split's cards right with it, 94.9 % without; as they came 98.2 % and
 98.0 %, under a warm lamp 96.5 and 96.2 %, in a dim room 98.2 and 98.0 %, the held-out
 split the same or a card better. The cost: up to twice the reports that are no card, and
-three times as long a photo (docs/benchmarks.md, session 56). Smaller pictures are
+three times as long a photo. Smaller pictures are
 enlarged whole first (``vision.reader.SMALL_PICTURE_SIDE``)."""
 FINER_SCALE = 1.5
 """The enlargement of a small picture's finer glyph search (see :data:`FINER_BELOW`)."""
@@ -91,7 +91,7 @@ SCALE_OVERLAP = 1.5
 """A picture's scales take glyphs up to this many times the usual largest: a glyph just too
 big at one scale may touch a frame line or a pip at the next, half as large (a king 23 px
 tall in a photo), and a card photographed close has a rank larger than one filling the
-picture (a nine at 0.12 of the shorter side). Docs/benchmarks.md, session 22."""
+picture (a nine at 0.12 of the shorter side)."""
 DEFAULT_SEARCH = GlyphSearch()
 
 
@@ -310,7 +310,7 @@ same. The crowd counted among the glyph-sized blobs only (as :func:`_amid_lines`
 glyphs), the bars of a patterned back's cut lattice along its border got in too: 4.9
 times the whole-index candidates on the speed bench's tables, a whole frame 8 % slower,
 12 MB more memory; counting every blob, none of them. At 0.1, the same cards and one more
-report matching none (docs/benchmarks.md, session 70)."""
+report matching none."""
 
 
 def _freed_glyphs(inked: np.ndarray, labels: np.ndarray, size: np.ndarray,
@@ -404,7 +404,6 @@ def _cut_off_hairlines(inked: np.ndarray, labels: np.ndarray, stats: np.ndarray,
             if search.span is None:
                 # on the mat a piece may be both: a covered joker's J and O run together
                 # are one glyph's size; on the photographs such pieces made false cards
-                # (docs/benchmarks.md, session 30)
                 bar &= ~ok
             if not (ok.any() or bar.any()):
                 continue
@@ -415,7 +414,6 @@ def _cut_off_hairlines(inked: np.ndarray, labels: np.ndarray, stats: np.ndarray,
                 # on the mat, what is still too big once one-pixel lines are gone (a king
                 # on a card's two-pixel edge, beside a glyph the first opening freed) gets
                 # the second opening too; off the mat it found nothing more on the photos
-                # (docs/benchmarks.md, session 26)
                 st, cen, ok = _opened_further(piece_labels, st, cen, ok, search, CUT_SHARE * area)
             st = st[ok].copy()
             st[:, 0] += x
@@ -501,7 +499,7 @@ edge of the card over it, 21 px with the stub against a largest glyph of 21.0, w
 unread). Dev still frames (seeds 2000-2749): fans 4287 -> 4289, one more report matching
 none, the dim frames the same. Any piece near that size, however drawn out: three more
 reports matching none. Whole blobs so drawn out sent to the hairline cut as well: four
-more, and a fanned card fewer (docs/benchmarks.md, session 70)."""
+more, and a fanned card fewer."""
 
 
 def _opened_further(labels: np.ndarray, stats: np.ndarray, centres: np.ndarray, ok: np.ndarray,
@@ -589,7 +587,7 @@ proposed centred, down either way along each axis. Dev still frames (seeds 2000-
 covered 4291 -> 4292, one report fewer matching none, the dim frames the same; seeds
 2750-3049 one covered card more. In sharp frames too: three covered cards of seed 2120
 lost for one gained, one more report matching none. Only those more drawn out than 1.2
-to 1: the same cards (docs/benchmarks.md, session 70)."""
+to 1: the same cards."""
 
 
 def _merged_indices(ink: np.ndarray, inked: np.ndarray, bars: list[Bar], search: GlyphSearch,

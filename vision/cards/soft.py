@@ -24,12 +24,12 @@ WEIGHTS_SHA256 = "47f240ec10a13d9829f9e5481c63fefb26d811774d95ca7b35402b4047d5f7
 """The shipped weights' file, byte for byte: ``python -m vision.train.train_soft --workers 1``
 makes it at commit 9b171e2 (``git worktree add DIR 9b171e2``, run in DIR), fine-tuning the
 shipped index net (``vision.cards.indices.WEIGHTS``): made twice at once, the same file, in
-1050 s each on two cores (numpy 2.4.6, OpenCV 5.0.0; docs/benchmarks.md, session 39)."""
+1050 s each on two cores (numpy 2.4.6, OpenCV 5.0.0)."""
 
 FOCUS_LIMIT = 0.1
 """The camera's blur (sigma, :mod:`vision.focus`) above which the frame is out of focus, as a
 share of an index's rank height (rendered still frames: isolated cards 99.9 % right under
-it, 78 % over it with the index net; docs/benchmarks.md, session 21)."""
+it, 78 % over it with the index net; training-like seeds)."""
 
 
 @cache

@@ -15,11 +15,11 @@ against spade. Until session 66 the part in view was compared with a club's and 
 drawn outlines, and only pips showing half their height were asked: on pips cut at their
 true outlines nudged a pixel, that read the sign right for 86 % of those and 81 % once the
 tops are asked too, where a network of this shape reads 97.6 %. The shipped one reads
-93.8 % of the pips the reader finds in other tables, 99.6 % of those it gives odds past e^5
-(docs/benchmarks.md, session 66). Their mean, counted more the more pips show, is one more
-look at the card, weighed with its index's reading as :func:`vision.cards.pips.weigh_pips`
-weighs a card's middle in full view. A card in full view shows its top row whole, and is
-asked too, after its middle (``vision.cards.detect.CardFinder.weigh_pips``).
+93.8 % of the pips the reader finds in other tables, 99.6 % of those it gives odds past e^5.
+Their mean, counted more the more pips show, is one more look at the card, weighed with its
+index's reading as :func:`vision.cards.pips.weigh_pips` weighs a card's middle in full view.
+A card in full view shows its top row whole, and is asked too, after its middle
+(``vision.cards.detect.CardFinder.weigh_pips``).
 """
 
 from __future__ import annotations
@@ -92,8 +92,7 @@ def shown_top_pips(image: np.ndarray, corners: np.ndarray, over: Sequence[np.nda
     (image px, clockwise from the top-left as its index reads), the cards ``over`` it
     (outlines) hiding what they cover."""
     # one paper level: a covered card's outline takes in the cards over it, and a plane
-    # fitted to them all named a dim room's covered ten of clubs a spade (docs/benchmarks.md,
-    # session 52)
+    # fitted to them all named a dim room's covered ten of clubs a spade
     card, ink, h = card_and_ink(image, corners, one_card=False)
     H, W = ink.shape
     x0, y0, x1, y1 = (round(f * s) for f, s in zip(TOP_ROW, (W, H, W, H), strict=True))
@@ -149,7 +148,7 @@ NET_WEIGHTS = Path(__file__).resolve().parent / "weights" / "top_pip_net.npz"
 NET_WEIGHTS_SHA256 = "c6a70a86b4fab4a467eb936a4e076618c9fd6211db0d83d1c093e563abea0e8a"
 """The shipped weights' file, byte for byte: ``python -m vision.train.train_top_pips
 --workers 2`` makes it at commit 2e9db12 (711 s on two cores, and the same file again in
-1174 s beside other runs; numpy 2.4.6, OpenCV 5.1.0; docs/benchmarks.md, session 66). Its
+1174 s beside other runs; numpy 2.4.6, OpenCV 5.1.0). Its
 data are the pips the reader finds on covered cards, the reader's top pips left out."""
 
 INDEX_CAP = 6.0
@@ -159,7 +158,7 @@ most this many log-odds: the index net and the club-or-spade witnesses look at t
 five of clubs, whose top pips showed two plain clubs' top lobes). Dev still frames, covered
 cards right: seeds 2000-2299, 1619 with no cap or at 8, 1620 at 6 and at 4 (1618 before the
 network); seeds 2000-2599 at 6, 3420 against 3414 before; lone cards and reports matching
-none the same (docs/benchmarks.md, session 66)."""
+none the same."""
 
 
 @cache

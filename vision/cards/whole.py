@@ -32,8 +32,7 @@ WEIGHTS_SHA256 = "094fb84d35b5e0d72e08cd47bd1f3c2019771365e182d4c72422aca2ad2aa4
 """The shipped weights' file, byte for byte: ``OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
 python -m vision.train.train_whole --workers 2`` makes it at commit 35430b9 (6000 scenes, 8
 epochs; 809 s on two cores, and the same file again in 1015 s beside other runs; numpy
-2.4.6, OpenCV 5.0.0): the index net's convolutions, its dense layers trained afresh
-(docs/benchmarks.md, session 48)."""
+2.4.6, OpenCV 5.0.0): the index net's convolutions, its dense layers trained afresh."""
 
 WHOLE_SIZE = (40, 56)
 """The upright card as the network sees it, (width, height) px: a poker card's proportions,

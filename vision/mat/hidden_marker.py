@@ -35,7 +35,7 @@ def mask_hidden_marker(mask: np.ndarray, image: np.ndarray, outline: np.ndarray,
         return
     # a marker is black and white, dark in every channel: in its brightest one (not the
     # darkest, where red print is dark too) a red suit lying on it is no cell (a large
-    # index's heart is a block half a cell wide: docs/benchmarks.md, session 47)
+    # index's heart is a block half a cell wide)
     patch = image[y0:y1, x0:x1]
     bright = patch.max(axis=2) if patch.ndim == 3 else patch
     lo, hi = np.percentile(bright, (5, 95))

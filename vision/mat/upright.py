@@ -5,9 +5,10 @@ The reader's networks learnt indices seen from nearly overhead (the rendered cam
 the table 30 degrees off or more: each index is squashed along the slant, the far side of
 the mat smaller than the near one, and the networks read it worse and see indices in the
 mat's own print (rendered still frames with the camera 30 degrees off: ten times as many
-cards reported that are none; docs/benchmarks.md, session 59). The markers already give
-the homography to the mat, so the frame is warped to the view a camera straight above
-would have, read there, and what is read is taken back to the frame's own pixels.
+cards reported that are none; docs/benchmarks.md, a camera leaning 30 degrees). The markers
+already give the homography to the mat, so the frame is warped to the view a camera
+straight above would have, read there, and what is read is taken back to the frame's own
+pixels.
 """
 
 from __future__ import annotations
@@ -27,8 +28,7 @@ there: 0.95 is 18 degrees). The rendered cameras the networks learnt from lean u
 measured from the markers may put one a little lower, so the limit keeps clear of them).
 Dev still frames (seeds 2000-2099) read upright against as they come: with the camera 16
 degrees off, cards reported that are none 12 against 31, fans 485 against 481 of 500; with
-the rendered cameras, fans 485 against 491 of 503, so those are read as they come
-(docs/benchmarks.md, session 59)."""
+the rendered cameras, fans 485 against 491 of 503, so those are read as they come."""
 
 
 def foreshortening(calibration: Calibration, at_mm: tuple[float, float]) -> tuple[float, float]:

@@ -36,7 +36,7 @@ def margin_white(image: np.ndarray, calibration: Calibration, layout: MatLayout,
     bright side's margins clip in red, and card stock in the mat's dimmer part, balanced on
     them, stayed pink enough for skin (dev seed 2507's fan). The faces are read on the
     white as it is: balanced on the unclipped margins, the bright side's clipped card stock
-    turns cyan, and the dev still frames read 4 cards fewer (docs/benchmarks.md, session 63)."""
+    turns cyan, and the dev still frames read 4 cards fewer."""
     points = _margin_points(layout.markers)
     if len(points) == 0:
         return None

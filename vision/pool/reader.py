@@ -189,7 +189,7 @@ class PoolReader:
         obs = self.observe(frame.image, frame.index, frame.t_ns)
         # the light on the table, for the gate's next look for hands: under a warm lamp the
         # board's pale print is skin-coloured but for it, and a changed board was taken for
-        # a resting hand and never read (docs/benchmarks.md, session 63)
+        # a resting hand and never read
         self.gate.see_white(self.finder.white(frame.image))
         before = self._last.board.squares if self._last is not None and self._last.board is not None else {}
         now = obs.board.squares if obs.board is not None else {}

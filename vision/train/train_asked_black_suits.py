@@ -19,7 +19,7 @@ About nine minutes on two cores; numpy and OpenCV, nothing else.
 
 With ``--soft``, the soft frames' club-or-spade net (``vision.cards.black_suits.SOFT_WEIGHTS``)
 on tables seen out of focus, where the reader asks it: measured, not shipped (it read 81.2 %
--> 81.9 % of such patches right; docs/benchmarks.md, session 68).
+-> 81.9 % of such patches right).
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ checksum and the commit that made it are ``vision.cards.black_suits.WEIGHTS_SHA2
 
 Why scenes and not the index net's corner samples: a specialist fine-tuned on black
 corner samples tells club from spade better on corner samples (96 % against 95 %) and worse
-on the indices the reader cuts from rendered frames (docs/benchmarks.md, session 38).
+on the indices the reader cuts from rendered frames.
 About 8 minutes on two cores. Needs numpy and OpenCV, nothing else.
 """
 
