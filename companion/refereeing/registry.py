@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 REFEREED: dict[str, str] = {
     "crocodile": "companion.refereeing.cabo:CaboTable",
     "recall": "companion.refereeing.cabo:CaboTable",
-    # "pool-party": "companion.refereeing.poolparty:PoolPartyTable",
+    "pool-party": "companion.refereeing.poolparty:PoolPartyTable",
 }
 """Game name (as the engines' registry names it) -> ``module:Class`` of its table."""
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import replace
+from typing import Any
 
 from vision.frame import Frame
 from vision.mat import MatLayout, mat_layout
 from vision.render.effects import Effects
 from vision.render.faces import CardStyle
-from vision.render.scene import RenderedScene, SceneRenderer
+from vision.render.scene import RenderedScene, Scene, SceneRenderer
 from vision.render.table import TableCard, TableState, down, table_scene
 from vision.sources.base import FrameSource, Pacer
 
@@ -47,7 +48,7 @@ class RendererSource(FrameSource):
         self.size = size
         self.effects = effects
         self.deck = deck
-        self._state = state if state is not None else dealt_table(self.layout)
+        self._state: Any = state if state is not None else dealt_table(self.layout)
         self._lock = threading.Lock()
         self._renderer = SceneRenderer()
         self._pacer = Pacer(fps)
@@ -56,7 +57,7 @@ class RendererSource(FrameSource):
         self.last: RenderedScene | None = None
 
     @property
-    def state(self) -> TableState:
+    def state(self) -> Any:
         with self._lock:
             return self._state
 
@@ -66,19 +67,42 @@ class RendererSource(FrameSource):
         the camera, however slowly the machine reads)."""
         return self._index
 
-    def set_state(self, state: TableState) -> None:
+    def set_state(self, state: Any) -> None:
         """What the next frames show."""
         with self._lock:
             self._state = state
 
+    def scene(self, state: Any, effects: Effects) -> Scene:
+        """The scene of ``state`` as this camera sees it."""
+        return table_scene(self.layout, state, camera=self._camera, seed=self.seed, deck=self.deck, effects=effects)
+
     def read(self, timeout: float | None = None) -> Frame:
         state = self.state
         effects = replace(self.effects, noise_seed=self.seed * 1_000_003 + self._index)
-        scene = table_scene(self.layout, state, camera=self._camera, seed=self.seed, deck=self.deck,
-                            effects=effects)
+        scene = self.scene(state, effects)
         self._pacer.wait()
         rendered = self._renderer.render(scene)
         self.last = rendered
         frame = Frame(rendered.image, time.monotonic_ns(), self._index, self.name)
         self._index += 1
         return frame
+
+
+class PoolRendererSource(RendererSource):
+    """Frames of a rendered Pool Party board: the pool mat of ``geometry`` with the tiles of
+    a :class:`~vision.render.pool.PoolState` (set with :meth:`set_state`)."""
+
+    def __init__(self, layout: MatLayout, geometry: Any, state: Any = None, seed: int = 0,
+                 fps: float | None = None, size: tuple[int, int] = (1280, 720),
+                 effects: Effects = LIVE_EFFECTS) -> None:
+        from vision.render.pool import PoolState, pool_scene
+
+        super().__init__(layout, TableState(), seed=seed, fps=fps, size=size, effects=effects)
+        self.geometry = geometry
+        self._pool_scene = pool_scene
+        self._state = state if state is not None else PoolState()
+        self._camera = pool_scene(layout, geometry, PoolState(), size=size).camera
+
+    def scene(self, state: Any, effects: Effects) -> Scene:
+        return self._pool_scene(self.layout, self.geometry, state, camera=self._camera, seed=self.seed,
+                                effects=effects)

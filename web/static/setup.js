@@ -41,6 +41,15 @@ function addSeat() {
 
 // The dealer list follows the names; the add/remove buttons follow the game's limits.
 function updateSeats() {
+  const game = chosenGame();
+  const roles = game.dataset.roles ? game.dataset.roles.split(",") : [];
+  setText(byId("dealer-label"), game.dataset.firstLabel || "Dealer");
+  seatInputs().forEach((input, i) => {
+    const label = input.closest("label");
+    if (label && label.firstChild.nodeType === Node.TEXT_NODE) {
+      label.firstChild.textContent = `Seat ${i + 1}${roles[i] ? ` (${roles[i]})` : ""} `;
+    }
+  });
   const names = seatInputs().map((input, i) => input.value.trim() || `Seat ${i + 1}`);
   const dealer = byId("dealer");
   const chosen = Math.min(Number(dealer.value) || 0, names.length - 1);

@@ -5,6 +5,7 @@ import { connect, onState, post } from "./live.js";
 import { face, back, gap, pretty } from "./cards.js";
 import { renderScoreboard } from "./scoreboard.js";
 import { setupAdmin, setPinSet } from "./admin.js";
+import { poolHeadline, poolSubline, renderPool } from "./poolparty.js";
 
 // The games' own words for the call and the out-of-turn claim.
 const WORDS = {
@@ -61,6 +62,12 @@ function renderStatus(state) {
     return;
   }
   const view = game.view, w = words(game.game);
+  if (game.game === "pool-party") {
+    setText(byId("headline"), poolHeadline(view));
+    subline.replaceChildren(poolSubline(view, game.round));
+    for (const id of ["final-round", "window", "pending"]) show(byId(id), false);
+    return;
+  }
   setText(byId("headline"), headline(state, game));
   subline.replaceChildren(`${w.game} · round ${game.round} · dealer ${nameOf(state, view.dealer)}`);
 
@@ -103,8 +110,8 @@ function renderRuling(state) {
   const box = byId("last-ruling");
   const last = rulings[0];
   box.dataset.kind = last ? last.kind : "none";
-  box.replaceChildren(el("p", { class: "ruling-message" }, last ? last.message : "No ruling yet."),
-    last ? rulingMeta(last) : null);
+  box.replaceChildren(...[el("p", { class: "ruling-message" }, last ? last.message : "No ruling yet."),
+    last ? rulingMeta(last) : null].filter(Boolean));
   const earlier = rulings.slice(1);
   byId("ruling-list").replaceChildren(...earlier.map((r) =>
     el("li", { "data-kind": r.kind }, r.message, " ", rulingMeta(r))));
@@ -194,6 +201,14 @@ function seatItem(state, seat, view) {
 }
 
 function renderTable(state) {
+  const pool = state.game && state.game.game === "pool-party";
+  show(byId("pool"), pool);
+  show(byId("seats"), !pool);
+  if (pool) {
+    show(byId("piles"), false);
+    renderPool(byId("pool"), state.game.view);
+    return;
+  }
   const view = state.game ? state.game.view : null;
   const names = state.seats.map((s) => ({ seat: s.seat, name: s.name }));
   byId("seats").replaceChildren(...names.map((seat) => seatItem(state, seat, view)));

@@ -109,7 +109,9 @@ def serve(config_path: str | None, data_dir: Path | None, host: str | None, port
               help="Port; a free one is picked if it is taken.")
 @click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path),
               help="Keep the demo's event store here instead of a temporary folder.")
-def demo(host: str, port: int, data_dir: Path | None) -> None:
+@click.option("--game", type=click.Choice(["crocodile", "pool-party"]), default="crocodile", show_default=True,
+              help="The game the simulated table plays.")
+def demo(host: str, port: int, data_dir: Path | None, game: str) -> None:
     """Play a simulated table in the browser: no Pi, no camera, no real buttons.
 
     Everything simulated is said so: the seat pads are gpiozero mock pins pressed from
@@ -127,9 +129,9 @@ def demo(host: str, port: int, data_dir: Path | None) -> None:
         directory = data_dir or Path(tmp)
         table = assemble_table(Config(), directory, demo=True)
         click.echo("  DEMO MODE: simulated seat pads, a rendered camera, temporary database " + str(directory))
-        from companion.app.demo.run import DemoRun
+        from companion.app.demo.run import DEMOS
 
-        run = DemoRun(table).start()
+        run = DEMOS[game](table).start()
         table._closers.callback(run.stop)
         _keyboard_pads(table)
         _run(table, host, port, threads=48, show_qr=True)

@@ -247,8 +247,9 @@ def story_setup() -> dict[str, Any]:
 # -- stages -------------------------------------------------------------------------------
 
 
-class ReadingStage(Stage):
-    """The world's perfect readings straight into a referee (no renderer, no vision)."""
+class VirtualTable:
+    """A referee fed on a virtual clock, each input handled at once (tests, benchmarks):
+    the phone's taps and answers of the stages that do not run in real time."""
 
     def __init__(self, referee: Any) -> None:
         self.referee = referee
@@ -265,17 +266,6 @@ class ReadingStage(Stage):
         self.referee.submit(event)
         self.referee.process_pending()
 
-    def show(self, world: TableWorld, hands: Sequence[HandOver] = (), *, settle: bool = True) -> None:
-        t = self._tick(700)
-        if settle:
-            self._submit(InputEvent("camera", "observation", t, None, world.reading(t_ns=t)))
-
-    def slap(self, presses: Sequence[tuple[int, int]]) -> None:
-        self._submit(slap_ruling(presses, self.referee))
-
-    def call(self, seat: int) -> None:
-        self._submit(InputEvent("button", "press", self._tick(200), seat, {"kind": "call", "seat": seat}))
-
     def answer(self, choose: Callable[[dict[str, Any]], int | None]) -> None:
         game = self.referee.public_state().get("game") or {}
         question = game.get("question")
@@ -288,6 +278,21 @@ class ReadingStage(Stage):
 
     def tap(self, kind: str, data: dict[str, Any]) -> None:
         self._submit(InputEvent("phone", kind, self._tick(2000), None, data))
+
+
+class ReadingStage(VirtualTable, Stage):
+    """The world's perfect readings straight into a referee (no renderer, no vision)."""
+
+    def show(self, world: TableWorld, hands: Sequence[HandOver] = (), *, settle: bool = True) -> None:
+        t = self._tick(700)
+        if settle:
+            self._submit(InputEvent("camera", "observation", t, None, world.reading(t_ns=t)))
+
+    def slap(self, presses: Sequence[tuple[int, int]]) -> None:
+        self._submit(slap_ruling(presses, self.referee))
+
+    def call(self, seat: int) -> None:
+        self._submit(InputEvent("button", "press", self._tick(200), seat, {"kind": "call", "seat": seat}))
 
 
 def slap_ruling(presses: Sequence[tuple[int, int]], referee: Any, settle_ms: float = 15.0) -> InputEvent:

@@ -69,3 +69,58 @@ class DemoRun:
     def stop(self) -> None:
         self.stage.stopping = True
         self._thread.join(timeout=5)
+
+
+class PoolPartyRun:
+    """``companion demo --game pool-party``: the director's scripted game on a rendered
+    pool, read by the real board reader through the camera loop, told again and again."""
+
+    def __init__(self, table: Any, *, hold_s: float = 2.5, fps: float = DEMO_FPS) -> None:
+        from companion.app.assemble import Readers, mat_for, pool_board, start_camera
+        from companion.app.demo.poolparty import PoolLiveStage
+        from vision.mat.pool import pool_layout
+        from vision.sources.live import PoolRendererSource
+
+        self.table = table
+        paper = mat_for("pool-party", 2, table.config.camera.mat_paper).paper or "a2"
+        layout, geometry = pool_layout(pool_board(), paper)
+        self.source = PoolRendererSource(layout, geometry, seed=11, fps=fps)
+        start_camera(table, self.source, Readers(table.config.camera.mat_paper, table.data_dir, drawn_tiles=True))
+        self.stage = PoolLiveStage(table.referee, self.source, hold_s=hold_s, hold_frames=round(hold_s * fps))
+        self.finished = threading.Event()
+        self.stories = 0
+        self._thread = threading.Thread(target=self._run, name="demo-director", daemon=True)
+
+    def start(self) -> PoolPartyRun:
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        from companion.app.demo.poolparty import PoolDirector, story_setup
+        from vision.render.pool import PoolState
+
+        referee = self.table.referee
+        try:
+            while True:
+                setup = referee.check_setup(story_setup()).to_json()
+                referee.submit(InputEvent("phone", "setup", referee.clock(), None, setup))
+                self.source.set_state(PoolState())
+                self.stage.sleep(2.0)
+                PoolDirector(self.stage).play()
+                self.stories += 1
+                log.info("demo: the game is over; it starts again in %d s", PAUSE_S)
+                self.stage.sleep(PAUSE_S)
+        except StopDemo:
+            return
+        except Exception:
+            log.exception("demo: the director stopped")
+        finally:
+            self.finished.set()
+
+    def stop(self) -> None:
+        self.stage.stopping = True
+        self._thread.join(timeout=5)
+
+
+DEMOS: dict[str, type[DemoRun] | type[PoolPartyRun]] = {"crocodile": DemoRun, "pool-party": PoolPartyRun}
+"""The games ``companion demo --game`` plays."""
