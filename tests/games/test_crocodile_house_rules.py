@@ -67,6 +67,12 @@ def test_CR_G3_taken_discard_swap_only_and_no_power_by_default():
     game.apply(TakeDiscard(1))
     with pytest.raises(IllegalAction, match="CR-G3"):
         game.apply(Discard(1))
+    # must swap wins over the power: a taken 7 is not played back for it either
+    powered = croc([LOW, MID, HIGH], ["7c"], discard_take_power=True)
+    powered.apply(TakeDiscard(1))
+    assert PlayPower(1) not in powered.legal_actions(1)
+    with pytest.raises(IllegalAction, match="must replace one of your cards.*CR-G3"):
+        powered.apply(PlayPower(1))
     free = croc([LOW, MID, HIGH], ["7c"], discard_take_must_swap=False, discard_take_power=True)
     free.apply(TakeDiscard(1))
     assert Discard(1) in free.legal_actions(1) and PlayPower(1) in free.legal_actions(1)

@@ -228,6 +228,14 @@ def test_RE_G3_taken_discard_must_replace_a_card():
     game.apply(TakeDiscard(2))
     with pytest.raises(IllegalAction, match="RE-G3"):
         game.apply(Discard(2))
+    # nor played back for its power, even when any play of a Q gives it
+    powered = recall([LOW, MID, HIGH], ["Qc"], power_trigger="any_play")
+    powered.apply(Draw(1))
+    powered.apply(Discard(1))
+    powered.apply(TakeDiscard(2))
+    assert PlayPower(2) not in powered.legal_actions(2)
+    with pytest.raises(IllegalAction, match="must replace one of your cards.*RE-G3"):
+        powered.apply(PlayPower(2))
     free = recall([LOW, MID, HIGH], ["Kc"], discard_take_must_swap=False)
     free.apply(Draw(1))
     free.apply(Discard(1))
