@@ -110,6 +110,12 @@ CROCODILE_RULES: tuple[HouseRule, ...] = (
               "The text allows 'a or multiple' matching cards in one smackdown.", "seed; Cambio notes [S13]"),
     HouseRule("smack_chains", False, (True, False), "CR-G9",
               "Avoids endless chains: a smacked or reward card opens no new window.", "Cambio notes [S13]"),
+    HouseRule("smack_on_reward_discard", True, (True, False), "CR-G9",
+              "After smacking another player's card you may discard one of your own. On: that card lands "
+              "face up on the pile like any discard, so anyone holding the same rank may smack it. Off: "
+              "nobody may smack on a reward card.",
+              "seed: CR-15 \"whenever a card is placed face up on the discard pile\"; CR-17 \"you may discard\"",
+              v1_default=False),
     HouseRule("clarkey_two_hand", "disabled", ("disabled",), "CR-G10",
               "No public source describes it.", "", disabled_reason=_BLANK),
     HouseRule("snatchdown", "disabled", ("disabled",), "CR-G11",
@@ -198,6 +204,10 @@ class Policy:
     """``1``: the first claim takes the discard; ``None``: unlimited."""
     combine: bool
     chains: bool
+    """A smacked card opens a new window (CR-G9 ``smack_chains``)."""
+    reward_window: bool
+    """The card discarded as a smacker's reward opens a new window (CR-15 read with CR-17;
+    CR-G9 ``smack_on_reward_discard``, and always under ``smack_chains``)."""
     wrong_penalty: int
     claim_opponent_cards: bool
     placer_may_claim: bool
@@ -294,6 +304,7 @@ def crocodile_policy(rules: HouseRules, players: int) -> Policy:
         claims_per_discard=None if rules.smacks_per_discard == "unlimited" else 1,
         combine=rules.combine_smackdowns,
         chains=rules.smack_chains,
+        reward_window=rules.smack_on_reward_discard or rules.smack_chains,
         wrong_penalty=rules.wrong_smack_penalty_cards,
         claim_opponent_cards=True,
         placer_may_claim=True,
@@ -341,6 +352,7 @@ def recall_policy(rules: HouseRules, players: int) -> Policy:
         claims_per_discard=None,
         combine=True,
         chains=False,
+        reward_window=False,
         wrong_penalty=rules.wrong_match_penalty_cards,
         claim_opponent_cards=rules.match_opponent_cards,
         placer_may_claim=rules.active_player_matches,
