@@ -146,6 +146,12 @@ RECALL_RULES: tuple[HouseRule, ...] = (
               "Family default, as Crocodile CR-09.", "Cabo [S9]; playcabo.com [S15]; Rat-a-Tat Cat [S17a]"),
     HouseRule("discard_take_must_swap", True, (True, False), "RE-G3",
               "A taken discard cannot be played straight back.", "playcabo.com [S15]; Rat-a-Tat Cat [S17]"),
+    HouseRule("match_window_end", "next_discard", ("next_discard", "next_action"), "RE-09",
+              "How long the others may match a played card. Until the next play (the default): through "
+              "the next player's draw, until that player puts a card on the pile or takes the top one. "
+              "Until the next draw: matching stops as soon as the next player draws or takes the pile.",
+              "seed: RE-09 \"until the next player plays\"; RE-07 a card is played onto the pile",
+              v1_default="next_action"),
     HouseRule("wrong_match_penalty_cards", 1, (IntRange(0),), "RE-G4",
               "The card goes back face down (now known); the offender takes a penalty card.", "[S10]-[S16]"),
     HouseRule("match_opponent_cards", False, (True, False), "RE-G5",
@@ -320,8 +326,9 @@ def crocodile_policy(rules: HouseRules, players: int) -> Policy:
 
 
 def recall_policy(rules: HouseRules, players: int) -> Policy:
-    """The policy of Recall (RULES.md section 4) under ``rules``. Fixed Recall behaviour:
-    matches go on while the next player has not acted (CR-G7's reading of RE-09), any
+    """The policy of Recall (RULES.md section 4) under ``rules``. Matches go on "until
+    the next player plays" (RE-09): by default until the next card is put on the pile,
+    through the next player's draw (``match_window_end``). Fixed Recall behaviour: any
     number of players may match one card, several own cards may go down at once, and no
     matched card opens a new window."""
     jack = SWITCH_ANY if rules.jack_swap == "blind_any_two" else SWITCH_TWO_PLAYERS
@@ -348,7 +355,7 @@ def recall_policy(rules: HouseRules, players: int) -> Policy:
         call_timing="own_turn_after_action",
         caller_cards_locked=rules.caller_cards_locked,
         match_colour=False,
-        window_end="next_action",
+        window_end=rules.match_window_end,
         claims_per_discard=None,
         combine=True,
         chains=False,
