@@ -26,7 +26,7 @@ from companion.games.cabo import (
 from companion.games.cabo.scenario import claim, faces, play_out, quiet_turn, rulings, started
 from companion.games.cabo.table import deal_places
 from companion.games.options import HouseRuleError
-from companion.games.records import game_from_record
+from companion.games.records import RecordError, game_from_record
 
 # Three seats, dealer 0: seat 1 plays first; the discard pile starts empty.
 LOW = ["As", "2s", "3s", "4s"]
@@ -245,9 +245,11 @@ def test_RE_G1_cabo_family_added_powers():
     assert faces(game, 0)[2] == "Qd" and faces(game, 2)[3] == "3s"
 
 
-def test_RE_G2_power_trigger_any_play():
-    game = recall([LOW, ["Qh", "6h", "7h", "8h"], ["Qs", "Td", "Jd", "Qd"]], ["Kc", "3c", "4c"],
-                  power_trigger="any_play")
+def test_RE_G2_every_queen_or_jack_played_gives_its_power():
+    """"For each queen played" (RE-02): a card played from the layout (RE-07) and a card
+    matched out of turn (RE-09) are played too."""
+    game = recall([LOW, ["Qh", "6h", "7h", "8h"], ["Qs", "Td", "Jd", "Qd"]], ["Kc", "3c", "4c"])
+    assert game.house_rules.power_trigger == "any_play"
     game.apply(Draw(1))
     game.apply(Swap(1, 0))  # plays its Qh from the layout: the look is offered
     assert game.table.phase == "power" and Skip(1) in game.legal_actions(1)
@@ -255,10 +257,36 @@ def test_RE_G2_power_trigger_any_play():
     game.apply(claim(game, 2, 1, (2, 0)))  # a matched Q gives the matcher a look too
     assert Peek(2, (0, 0)) in game.legal_actions(2)
     game.apply(Skip(2))
-    default = recall([LOW, ["Qh", "6h", "7h", "8h"], HIGH], ["Kc"])
-    default.apply(Draw(1))
-    default.apply(Swap(1, 0))
-    assert default.table.phase == "turn" and default.table.turn == 2
+    jack = recall([LOW, ["Jh", "6h", "7h", "8h"], HIGH], ["Kc"])
+    jack.apply(Draw(1))
+    jack.apply(Swap(1, 0))  # a jack from the layout: the switch
+    assert BlindSwap(1, (0, 0), (2, 0)) in jack.legal_actions(1)
+
+
+def test_RE_G2_power_trigger_drawn_and_played():
+    game = recall([LOW, ["Qh", "6h", "7h", "8h"], ["Qs", "Td", "Jd", "Qd"]], ["Kc", "Qc"],
+                  power_trigger="drawn_and_played")
+    game.apply(Draw(1))
+    game.apply(Swap(1, 0))  # the Qh from the layout has no power: the turn passes
+    assert game.table.phase == "turn" and game.table.turn == 2 and not game.table.pending
+    game.apply(claim(game, 2, 1, (2, 0)))  # nor has a matched Q
+    assert not game.table.pending and not any(isinstance(a, Peek) for a in game.legal_actions(2))
+    game.apply(Draw(2))
+    game.apply(PlayPower(2))  # a Q drawn and played at once has
+    assert game.table.phase == "power" and Peek(2, (0, 0)) in game.legal_actions(2)
+
+
+def test_RE_G2_a_version_1_record_gives_powers_only_to_drawn_cards():
+    game = recall([LOW, ["Qh", "6h", "7h", "8h"], HIGH], ["Kc"])
+    game.apply(Draw(1))
+    game.apply(Swap(1, 0))
+    game.apply(Skip(1))
+    record = game.record()
+    del record["house_rules"]["power_trigger"]
+    with pytest.raises(RecordError, match="action 5: .*nothing optional to decline"):
+        game_from_record({**record, "version": 1})  # written when the Qh from the layout had no power
+    old = game_from_record({**record, "version": 1, "actions": record["actions"][:-1]})
+    assert old.house_rules.power_trigger == "drawn_and_played" and old.table.turn == 2
 
 
 def test_RE_G3_taken_discard_must_replace_a_card():

@@ -142,8 +142,13 @@ RECALL_RULES: tuple[HouseRule, ...] = (
               "The owners' 'added power cards' are undefined, so only Q and J have powers; 'cabo_family' "
               "is the family preset (7/8 look at yours, 9/10 at another's, black K look at two and swap).",
               "Wikipedia, Cabo [S9]; Cambio notes [S13]"),
-    HouseRule("power_trigger", "drawn_and_played", ("drawn_and_played", "any_play"), "RE-G2",
-              "Family default, as Crocodile CR-09.", "Cabo [S9]; playcabo.com [S15]; Rat-a-Tat Cat [S17a]"),
+    HouseRule("power_trigger", "any_play", ("any_play", "drawn_and_played"), "RE-G2",
+              "Which queens and jacks give their power. Any play (the default): every queen or jack put on "
+              "the pile, the card you drew, one of your own cards you play instead, or one you match out of "
+              "turn; a power you did not draw for may be declined. Drawn and played: only a card you draw "
+              "and play at once.",
+              "seed: RE-02 \"for each queen played\"; RE-07 and RE-09 call a layout card and a matched card "
+              "played", v1_default="drawn_and_played"),
     HouseRule("discard_take_must_swap", True, (True, False), "RE-G3",
               "A taken discard cannot be played straight back.", "playcabo.com [S15]; Rat-a-Tat Cat [S17]"),
     HouseRule("match_window_end", "next_discard", ("next_discard", "next_action"), "RE-09",
