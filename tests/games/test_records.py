@@ -3,10 +3,16 @@ every house rule; a version-1 record means the defaults of its day for what it l
 
 from __future__ import annotations
 
+import json
+import random
+
 import pytest
 
 from companion.crok_catalogs import shipped_catalog
 from companion.games import GAMES, game_class
+from companion.games.cabo import new_match
+from companion.games.cabo.simulate import play_random
+from companion.games.match import match_from_record
 from companion.games.options import HouseRule, IntRange, check_options_table, house_rules_as_of
 from companion.games.records import RECORD_VERSION, RecordError, game_from_record
 
@@ -44,3 +50,23 @@ def test_a_record_of_an_unknown_version_is_refused():
         game_from_record(record)
     for version in (1, 2):
         assert game_from_record({**record, "version": version}).actions == []
+
+
+def test_a_version_1_match_plays_its_next_rounds_by_the_defaults_of_its_day():
+    then = {"match_target": 500, "power_trigger": "drawn_and_played", "match_window_end": "next_action"}
+    match = new_match("recall", ["A", "B"], then)  # a round played as version 1 played it
+    play_random(match.start_round(seed=3), random.Random(3))
+    record = match.record()
+    assert record["version"] == 2 and record["house_rules"]["power_trigger"] == "drawn_and_played"
+    old = json.loads(json.dumps(record))  # the same match as version 1 wrote it
+    old["version"] = 1
+    old["house_rules"] = {"match_target": 500}
+    for game in old["rounds"]:
+        game["version"] = 1
+        game["house_rules"] = {"match_target": 500}
+    again = match_from_record(old)
+    assert again.house_rules["power_trigger"] == "drawn_and_played"
+    assert again.house_rules["match_window_end"] == "next_action"
+    assert again.rounds[0].house_rules.power_trigger == "drawn_and_played"
+    assert again.start_round(seed=4).house_rules.power_trigger == "drawn_and_played"
+    assert again.record()["house_rules"]["power_trigger"] == "drawn_and_played"  # written out from now on
