@@ -13,14 +13,17 @@ from typing import Any
 
 from companion.games import game_class
 from companion.games.base import Game, GameError
-from companion.games.records import RecordError, game_from_record
+from companion.games.options import HouseRuleError, house_rules_as_of, resolve_house_rules
+from companion.games.records import RECORD_VERSION, RecordError, game_from_record, record_version
 
 MATCH_FORMAT = "table-companion/match"
 
 
 class Match:
     """Rounds of one game. ``target``: the match ends once a total reaches it (``None``:
-    play as many rounds as wanted). ``rounds_to_play``: a fixed number of rounds."""
+    play as many rounds as wanted). ``rounds_to_play``: a fixed number of rounds. The
+    house rules are resolved once (every option gets its value, a bad one raises
+    :class:`HouseRuleError`), so every round, and the record, plays by the same values."""
 
     def __init__(
         self,
@@ -34,7 +37,7 @@ class Match:
         self.game_name = game
         self.cls: type[Game] = game_class(game)
         self.players = tuple(players)
-        self.house_rules = dict(house_rules or {})
+        self.house_rules = resolve_house_rules(self.cls.HOUSE_RULES, house_rules).to_json()
         self.target = target
         self.rounds_to_play = rounds_to_play
         self.rounds: list[Game] = []
@@ -96,7 +99,7 @@ class Match:
     def record(self) -> dict[str, Any]:
         return {
             "format": MATCH_FORMAT,
-            "version": 1,
+            "version": RECORD_VERSION,
             "game": self.game_name,
             "players": list(self.players),
             "house_rules": self.house_rules,
@@ -117,18 +120,24 @@ class Match:
 
 
 def match_from_record(record: Mapping[str, Any], where: str = "") -> Match:
-    """Replay a match record round by round; errors name the round and the action."""
+    """Replay a match record round by round; errors name the round and the action. A
+    version-1 match goes on with the house-rule defaults of its day (see records.py)."""
     if record.get("format") != MATCH_FORMAT:
         raise RecordError(f"format {record.get('format')!r} is not {MATCH_FORMAT!r}", where=where)
+    version = record_version(record, where)
     rounds = record.get("rounds")
     if not isinstance(rounds, list):
         raise RecordError("field 'rounds' should be a list", where=where)
+    house_rules = record.get("house_rules") or {}
+    if not isinstance(house_rules, Mapping):
+        raise RecordError("field 'house_rules' should be an object", where=where)
     try:
+        cls = game_class(record["game"])
         match = Match(
-            record["game"], record["players"], record.get("house_rules"),
+            record["game"], record["players"], house_rules_as_of(cls.HOUSE_RULES, house_rules, version),
             target=record.get("target"), rounds_to_play=record.get("rounds_to_play"),
         )
-    except (KeyError, TypeError, GameError) as exc:
+    except (KeyError, TypeError, GameError, HouseRuleError) as exc:
         raise RecordError(f"bad match header: {exc}", where=where) from exc
     for number, data in enumerate(rounds):
         game = game_from_record(data, where=f"{where or 'match'} round {number}")

@@ -66,13 +66,31 @@ Allowed = tuple[Any, ...]
 """Literal values (strings, bools, ints) and/or :class:`IntRange` / :class:`FloatRange`."""
 
 
+class _Unchanged:
+    """The marker of an option whose default has never changed."""
+
+    def __repr__(self) -> str:
+        return "UNCHANGED"
+
+
+UNCHANGED: Any = _Unchanged()
+
+FIRST_EXPLICIT_VERSION = 2
+"""Game records from this version on carry the value of every house rule; older ones
+(version 1) carried only the values that differed from the defaults of their day."""
+
+
 @dataclass(frozen=True)
 class HouseRule:
     """One named option filling one gap of a rule text.
 
-    ``gap`` is the RULES.md id (``"CR-G12"``); ``reason`` is the one-line why shown on
-    the setup page; ``disabled_reason`` is set for options the owners left blank, which
-    must stay at their default until the owners define them.
+    ``gap`` is the rule id it settles (``"CR-G12"``). ``reason`` is the help the setup page
+    shows the players: what the option changes at the table, in their words (never a
+    document id or another card game). ``source`` says where the default comes from, for
+    the maintainers. ``disabled_reason`` is set for options the owners left blank, which
+    must stay at their default until the owners define them. ``v1_default`` is the default
+    this option had when version-1 records were written, when it has changed since: a
+    version-1 record that leaves the option out meant that value.
     """
 
     name: str
@@ -82,6 +100,13 @@ class HouseRule:
     reason: str
     source: str = ""
     disabled_reason: str = ""
+    v1_default: Any = UNCHANGED
+
+    def default_in(self, record_version: int) -> Any:
+        """The value a record of ``record_version`` meant when it left this option out."""
+        if record_version < FIRST_EXPLICIT_VERSION and self.v1_default is not UNCHANGED:
+            return self.v1_default
+        return self.default
 
     def accepts(self, value: object) -> bool:
         for choice in self.allowed:
@@ -128,7 +153,8 @@ class HouseRules:
 
 
 def check_options_table(options: Iterable[HouseRule]) -> None:
-    """Programming check for an engine's option table: unique names, defaults allowed."""
+    """Programming check for an engine's option table: unique names, defaults (today's
+    and version 1's) allowed."""
     seen: set[str] = set()
     for opt in options:
         if opt.name in seen:
@@ -136,6 +162,19 @@ def check_options_table(options: Iterable[HouseRule]) -> None:
         seen.add(opt.name)
         if not opt.accepts(opt.default):
             raise ValueError(f"house rule {opt.name!r}: default {opt.default!r} is not among its allowed values")
+        if not opt.accepts(opt.default_in(1)):
+            raise ValueError(f"house rule {opt.name!r}: version-1 default {opt.v1_default!r} is not allowed")
+
+
+def house_rules_as_of(
+    options: Iterable[HouseRule], given: Mapping[str, Any] | None, record_version: int
+) -> dict[str, Any]:
+    """``given`` with every option it leaves out filled in as a record of
+    ``record_version`` meant it: a version-1 record gets the defaults of its day, so an
+    old game replays as it was played whatever the defaults are now. Values are not
+    checked here (:func:`resolve_house_rules` does)."""
+    given = dict(given or {})
+    return {**{opt.name: opt.default_in(record_version) for opt in options}, **given}
 
 
 def resolve_house_rules(

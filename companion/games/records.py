@@ -3,10 +3,10 @@
 A record is JSON::
 
     {
-      "format": "table-companion/record", "version": 1,
+      "format": "table-companion/record", "version": 2,
       "game": "crocodile",
       "players": ["Ann", "Bob"],
-      "house_rules": {"tie_break": "shared"},      # only what differs from the defaults
+      "house_rules": {"tie_break": "shared", ...}, # every option, defaults included
       "seed": 42,                                   # digital play: the shuffle; null when refereed
       "setup": {...},                               # engine-specific set-up data (may be {})
       "actions": [{"type": "draw", "seat": 0}, ...]  # the engine's documented notation
@@ -15,6 +15,11 @@ A record is JSON::
 It replays deterministically to the same state, rulings and outcome. A match record
 (``"format": "table-companion/match"``) holds the same header and a list of ``rounds``,
 each a record of one game (see ``companion.games.match``).
+
+**Versions.** A version-2 record carries the value of every house rule, so a default
+that changes later cannot change what an old game meant. Version 1 carried only the
+values that differed from the defaults of its day; it is still read, with every option
+it leaves out at the default it had then (``HouseRule.v1_default``).
 """
 
 from __future__ import annotations
@@ -24,10 +29,11 @@ from typing import Any
 
 from companion.games import game_class
 from companion.games.base import Game, GameError
-from companion.games.options import HouseRuleError
+from companion.games.options import HouseRuleError, house_rules_as_of
 
 RECORD_FORMAT = "table-companion/record"
-RECORD_VERSION = 1
+RECORD_VERSION = 2
+READABLE_VERSIONS = (1, 2)
 
 
 class RecordError(GameError):
@@ -43,14 +49,14 @@ class RecordError(GameError):
 
 
 def make_record(game: Game) -> dict[str, Any]:
-    defaults = {opt.name: opt.default for opt in game.HOUSE_RULES}
-    changed = {k: v for k, v in game.house_rules.to_json().items() if defaults.get(k) != v}
+    """The record of ``game`` (this module's format, the current version): every house
+    rule is written out, defaults included."""
     return {
         "format": RECORD_FORMAT,
         "version": RECORD_VERSION,
         "game": game.name,
         "players": list(game.players),
-        "house_rules": changed,
+        "house_rules": game.house_rules.to_json(),
         "seed": game.seed,
         "setup": game.setup_data,
         "actions": [a.to_json() for a in game.actions],
@@ -66,6 +72,17 @@ def _require(record: Mapping[str, Any], key: str, kind: type | tuple[type, ...],
     return value
 
 
+def record_version(record: Mapping[str, Any], where: str = "") -> int:
+    """The version of a game or match record (a record without one is taken as current);
+    :class:`RecordError` for a version this program cannot read."""
+    version = record.get("version", RECORD_VERSION)
+    if isinstance(version, bool) or version not in READABLE_VERSIONS:
+        readable = " and ".join(str(v) for v in READABLE_VERSIONS)
+        raise RecordError(f"record version {version!r} is not supported (this program reads {readable})",
+                          where=where)
+    return int(version)
+
+
 def new_game_from_header(record: Mapping[str, Any], where: str = "") -> Game:
     """The game a record starts from, before any action."""
     if not isinstance(record, Mapping):
@@ -73,10 +90,7 @@ def new_game_from_header(record: Mapping[str, Any], where: str = "") -> Game:
     fmt = record.get("format", RECORD_FORMAT)
     if fmt != RECORD_FORMAT:
         raise RecordError(f"format {fmt!r} is not {RECORD_FORMAT!r}", where=where)
-    version = record.get("version", RECORD_VERSION)
-    if version != RECORD_VERSION:
-        raise RecordError(f"record version {version!r} is not supported (this program reads {RECORD_VERSION})",
-                          where=where)
+    version = record_version(record, where)
     name = _require(record, "game", str, where)
     players = _require(record, "players", list, where)
     house_rules = record.get("house_rules") or {}
@@ -88,7 +102,7 @@ def new_game_from_header(record: Mapping[str, Any], where: str = "") -> Game:
         raise RecordError(f"field 'seed' should be an integer or null, got {seed!r}", where=where)
     try:
         cls = game_class(name)
-        return cls(players, house_rules, seed=seed, setup=setup)
+        return cls(players, house_rules_as_of(cls.HOUSE_RULES, house_rules, version), seed=seed, setup=setup)
     except (GameError, HouseRuleError) as exc:  # a bad house rule is a bad header, not a crash
         raise RecordError(str(exc), where=where) from exc
 

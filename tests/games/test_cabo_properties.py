@@ -164,10 +164,11 @@ def test_CR_G15_a_claim_is_judged_on_its_card_after_a_reshuffle_took_it():
     shuffles every discard but the top one back (CR-G15), the window's card among them.
     A later match in the same window is still judged against that card: the referee,
     which saw the card only when it was played, agrees with the digital game. (A random
-    game found by the property above; seed 268 reaches that moment.)"""
+    game found by the property above; seed 268 reaches that moment under the house rules
+    below, the match window closing at the next player's draw among them.)"""
     rules = {"power_trigger": "any_play", "wrong_match_penalty_cards": 3, "match_opponent_cards": True,
              "active_player_matches": True, "caller_cards_locked": False, "jack_swap": "blind_two_players",
-             "jokers_per_deck": 1, "decks": 1}
+             "jokers_per_deck": 1, "decks": 1, "match_window_end": "next_action"}
     game = Recall([f"P{i}" for i in range(8)], rules, seed=268, setup={"dealer": 0})
     shadow = Recall(game.players, game.house_rules.to_json(), setup=game.setup_data)
     rng = random.Random(268)

@@ -120,7 +120,8 @@ def test_game_json_round_trip():
     play_random(game, random.Random(9), max_actions=40)
     again = game_from_record(json.loads(json.dumps(game.to_json())))
     assert again.internal_state() == game.internal_state()
-    assert game.to_json()["house_rules"] == {"power_trigger": "any_play"}
+    defaults = {rule.name: rule.default for rule in Recall.HOUSE_RULES}
+    assert game.to_json()["house_rules"] == {**defaults, "power_trigger": "any_play"}
 
 
 def test_match_record_replays_round_by_round():

@@ -109,6 +109,18 @@ def test_a_wrong_move_names_the_rule_it_breaks(card, source, target, rule_id):
     assert explanation.violation.rule_id == rule_id and explanation.candidates == ()
 
 
+def test_CP_03_an_ace_seen_on_a_two_is_a_violation_not_a_move():
+    game = table(tableau0=["2s"], tableau1=["Ah"], tableau2=["Kc"], deck0=10)
+    explanation = game.explain(seen_after(game, Move(0, face("Ah"), "tableau1", "tableau0")))
+    assert explanation.candidates == ()
+    assert explanation.violation.rule_id == "CP-03" and explanation.violation.seat == 0
+    # under Stop! it is an offence the opponent may punish, never a legal move
+    game = table({"compulsory_and_stop": True}, tableau0=["2s"], tableau1=["Ah"], tableau2=["Kc"], deck0=10)
+    made = Move(0, face("Ah"), "tableau1", "tableau0")
+    explanation = game.explain(seen_after(game, made))
+    assert explanation.violation.rule_id == "CP-03" and explanation.candidates == (made,)
+
+
 def test_a_block_moved_at_once_names_CP_05():
     game = table(tableau0=["Kd", "Jh", "Ts"], tableau1=["Qc"], tableau2=["2c"], tableau3=["3c"], tableau4=["4c"],
                  tableau5=["5c"], tableau6=["6c"], tableau7=["7c"], deck0=40)

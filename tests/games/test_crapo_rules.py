@@ -98,6 +98,24 @@ def test_CP_03_tableau_builds_down_in_alternating_colours():
     assert codes(game, "tableau0") == ["8s", "7h"]
 
 
+def test_CP_03_an_ace_is_never_built_on_a_two():
+    """The building order ends at the 2 (K ... 2): aces go to the centre, never on a two."""
+    game = table(tableau0=["2s"], tableau1=["Ah"], trash0=["Ad"], deck0=10)
+    for source in ("tableau1", "trash0"):
+        card = game.table.piles[source][-1]
+        assert Move(0, card, source, "tableau0") not in game.legal_actions()
+        error = refused(game, Move(0, card, source, "tableau0"), "CP-03")
+        assert "2♠" in str(error) and "ace" in str(error)
+    game = table(tableau0=["2s"], deck0=["9d", "Ac"])
+    game.apply(Draw(0))
+    assert Move(0, face("Ac"), "drawn", "tableau0") not in game.legal_actions()
+    refused(game, Move(0, face("Ac"), "drawn", "tableau0"), "CP-03")
+    assert Move(0, face("Ac"), "drawn", "foundation0") in game.legal_actions()  # the centre (CP-04)
+    # an ace fills an empty space like any card (CP-06)
+    game = table(tableau0=["2s", "Ah"], tableau1=[], deck0=10)
+    assert Move(0, face("Ah"), "tableau0", "tableau1") in game.legal_actions()
+
+
 def test_CP_04_foundations_build_up_in_suit_from_the_ace():
     game = table(tableau0=["Ah"], tableau1=["2d"], tableau2=["2h"], tableau3=["3h"], tableau4=["Kc"], deck0=10)
     refused(game, Move(0, face("2h"), "tableau2", "foundation0"), "CP-04")  # starts with an ace

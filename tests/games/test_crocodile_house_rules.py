@@ -25,6 +25,7 @@ from companion.games.cabo import (
 from companion.games.cabo.scenario import claim, faces, play_out, quiet_turn, rulings, started
 from companion.games.cabo.simulate import play_random
 from companion.games.options import HouseRuleError
+from companion.games.records import game_from_record
 
 LOW = ["As", "2s", "3s", "4s"]
 MID = ["5h", "6h", "7h", "8h"]
@@ -67,6 +68,12 @@ def test_CR_G3_taken_discard_swap_only_and_no_power_by_default():
     game.apply(TakeDiscard(1))
     with pytest.raises(IllegalAction, match="CR-G3"):
         game.apply(Discard(1))
+    # must swap wins over the power: a taken 7 is not played back for it either
+    powered = croc([LOW, MID, HIGH], ["7c"], discard_take_power=True)
+    powered.apply(TakeDiscard(1))
+    assert PlayPower(1) not in powered.legal_actions(1)
+    with pytest.raises(IllegalAction, match="must replace one of your cards.*CR-G3"):
+        powered.apply(PlayPower(1))
     free = croc([LOW, MID, HIGH], ["7c"], discard_take_must_swap=False, discard_take_power=True)
     free.apply(TakeDiscard(1))
     assert Discard(1) in free.legal_actions(1) and PlayPower(1) in free.legal_actions(1)
@@ -163,6 +170,41 @@ def test_CR_G9_smack_chains():
     assert chained.view(None)["window"] == {"card": "2s", "placed_by": 0, "claims": 0, "won_by": None}
     chained.apply(claim(chained, 1, 2, (1, 0)))  # a new discard: a new first slap
     assert chained.table.smackdowns == [1, 1, 0]
+
+
+def reward_then_smack(**rules) -> tuple[Crocodile, list]:
+    """Seat 0 smacks seat 1's 2h on the 2c and discards its far 4s as the reward; then
+    seat 2 smacks its own 4d on that 4s. Returns the game and the last smack's events."""
+    game = croc([LOW, ["2h", "6h", "7h", "8h"], ["4d", "Td", "Jd", "Qd"]], ["2c", "Kc"], **rules)
+    game.apply(claim(game, 0, 1, (1, 0)))
+    game.apply(Reward(0, 3))
+    return game, game.apply(claim(game, 2, 2_000_000_000, (2, 0)))
+
+
+def test_CR_G9_a_reward_discard_opens_a_smackdown_window():
+    """CR-15: "whenever a card is placed face up on the discard pile"; CR-17: the smacker
+    "may discard" one of their cards. The reward lands face up on the pile like any discard."""
+    game, events = reward_then_smack()
+    assert game.table.smackdowns == [1, 0, 1] and game.table.card_count(2) == 3
+    assert ("CR-16", "Smackdown: seat 2 plays their 4♦ on 4♠; one card fewer") in rulings(events)
+    assert not any(e.kind == "wrong_claim" for e in events)
+    # the house option keeps the reward out of the smackdowns: the 4d is judged against the 2c
+    closed, events = reward_then_smack(smack_on_reward_discard=False)
+    assert closed.table.smackdowns == [1, 0, 0] and closed.table.card_count(2) == 5
+    assert ("CR-G12", "Wrong smackdown: 4♦ on 2♣, 1 penalty card to seat 2") in rulings(events)
+    # smack_chains puts every card a smackdown brings to the pile in play, the reward included
+    chained, _ = reward_then_smack(smack_on_reward_discard=False, smack_chains=True)
+    assert chained.table.smackdowns == [1, 0, 1]
+
+
+def test_CR_G9_a_version_1_record_keeps_the_reward_discard_out_of_the_smackdowns():
+    game, _ = reward_then_smack()
+    record = game.record()
+    del record["house_rules"]["smack_on_reward_discard"]
+    old = game_from_record({**record, "version": 1})  # written when the reward opened no window
+    assert old.house_rules.smack_on_reward_discard is False
+    assert old.table.smackdowns == [1, 0, 0] and old.table.penalties[2] == 1
+    assert game_from_record(record).table.smackdowns == [1, 0, 1]  # version 2: today's default
 
 
 def assert_disabled(option: str, gap: str) -> None:

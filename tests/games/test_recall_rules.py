@@ -8,9 +8,11 @@ from companion.games.base import IllegalAction
 from companion.games.cabo import (
     BlindSwap,
     Call,
+    ClaimedCard,
     Discard,
     Draw,
     Look,
+    Match,
     Peek,
     PlayPower,
     PowerPeek,
@@ -24,6 +26,7 @@ from companion.games.cabo import (
 from companion.games.cabo.scenario import claim, faces, play_out, quiet_turn, rulings, started
 from companion.games.cabo.table import deal_places
 from companion.games.options import HouseRuleError
+from companion.games.records import RecordError, game_from_record
 
 # Three seats, dealer 0: seat 1 plays first; the discard pile starts empty.
 LOW = ["As", "2s", "3s", "4s"]
@@ -136,7 +139,8 @@ def test_RE_08_from_the_second_player_on_take_the_top_discard():
 
 
 def test_RE_09_other_players_match_the_rank_out_of_turn_until_the_next_play():
-    game = recall([["6s", "2s", "3s", "4s"], MID, ["6c", "Td", "Jd", "Qd"]], ["6d", "Kc"])
+    game = recall([["6s", "2s", "3s", "4s"], MID, ["6c", "Td", "Jd", "Qd"]], ["6d", "Kc"],
+                  match_window_end="next_action")
     game.apply(Draw(1))
     game.apply(Discard(1))  # 6d
     events = game.apply(claim(game, 0, 5, (0, 0)))  # 6s: colour is irrelevant
@@ -144,9 +148,45 @@ def test_RE_09_other_players_match_the_rank_out_of_turn_until_the_next_play():
     assert ("RE-09", "Match: seat 0 plays their 6♠ on 6♦; one card fewer") in rulings(events)
     game.apply(claim(game, 2, 6, (2, 0)))  # any number of players may match
     assert game.table.smackdowns == [1, 0, 1]
-    game.apply(Draw(2))
+    game.apply(Draw(2))  # the house option closes the window at the next player's draw
     with pytest.raises(IllegalAction, match="RE-09"):
         game.apply(claim(game, 1, 7, (1, 1)))
+
+
+def test_RE_09_the_match_window_stays_open_through_the_next_draw_until_the_next_play():
+    """"They have time to do so until the next player plays", and playing is putting a card
+    on the pile (RE-07): the next player's draw does not close the window, their play does."""
+    game = recall([["6s", "2s", "3s", "4s"], MID, HIGH], ["6d", "Kc", "2c"])
+    game.apply(Draw(1))
+    game.apply(Discard(1))  # 6d
+    game.apply(Draw(2))  # seat 2 holds the Kc: it has not played yet
+    assert game.view(None)["window"]["card"] == "6d"
+    assert any(a.cards == (ClaimedCard(0, 0),) for a in game.legal_actions(0) if isinstance(a, Match))
+    events = game.apply(claim(game, 0, 7, (0, 0)))  # seat 0's 6s
+    assert ("RE-09", "Match: seat 0 plays their 6♠ on 6♦; one card fewer") in rulings(events)
+    game.apply(Discard(2))  # seat 2 plays the Kc: the 6d's window is over
+    assert game.view(None)["window"]["card"] == "Kc"
+    events = game.apply(claim(game, 1, 8, (1, 1)))  # seat 1's 6h on the Kc is a wrong match now
+    assert ("RE-G4", "Wrong match: 6♥ on K♣, 1 penalty card to seat 1") in rulings(events)
+    # taking the top card off the pile ends its window too
+    taken = recall([LOW, MID, ["6c", "Td", "Jd", "Qd"]], ["6d"])
+    taken.apply(Draw(1))
+    taken.apply(Discard(1))
+    taken.apply(TakeDiscard(2))
+    with pytest.raises(IllegalAction, match="RE-09"):
+        taken.apply(claim(taken, 0, 9, (0, 0)))
+
+
+def test_RE_09_a_version_1_record_closes_the_match_window_at_the_next_draw():
+    game = recall([LOW, MID, HIGH], ["6d", "Kc"])
+    game.apply(Draw(1))
+    game.apply(Discard(1))
+    game.apply(Draw(2))
+    record = game.record()
+    del record["house_rules"]["match_window_end"]
+    assert game_from_record(record).view(None)["window"]["card"] == "6d"
+    old = game_from_record({**record, "version": 1})  # written when the draw closed the window
+    assert old.house_rules.match_window_end == "next_action" and old.view(None)["window"] is None
 
 
 def test_RE_10_recall_is_called_after_playing():
@@ -205,9 +245,11 @@ def test_RE_G1_cabo_family_added_powers():
     assert faces(game, 0)[2] == "Qd" and faces(game, 2)[3] == "3s"
 
 
-def test_RE_G2_power_trigger_any_play():
-    game = recall([LOW, ["Qh", "6h", "7h", "8h"], ["Qs", "Td", "Jd", "Qd"]], ["Kc", "3c", "4c"],
-                  power_trigger="any_play")
+def test_RE_G2_every_queen_or_jack_played_gives_its_power():
+    """"For each queen played" (RE-02): a card played from the layout (RE-07) and a card
+    matched out of turn (RE-09) are played too."""
+    game = recall([LOW, ["Qh", "6h", "7h", "8h"], ["Qs", "Td", "Jd", "Qd"]], ["Kc", "3c", "4c"])
+    assert game.house_rules.power_trigger == "any_play"
     game.apply(Draw(1))
     game.apply(Swap(1, 0))  # plays its Qh from the layout: the look is offered
     assert game.table.phase == "power" and Skip(1) in game.legal_actions(1)
@@ -215,10 +257,36 @@ def test_RE_G2_power_trigger_any_play():
     game.apply(claim(game, 2, 1, (2, 0)))  # a matched Q gives the matcher a look too
     assert Peek(2, (0, 0)) in game.legal_actions(2)
     game.apply(Skip(2))
-    default = recall([LOW, ["Qh", "6h", "7h", "8h"], HIGH], ["Kc"])
-    default.apply(Draw(1))
-    default.apply(Swap(1, 0))
-    assert default.table.phase == "turn" and default.table.turn == 2
+    jack = recall([LOW, ["Jh", "6h", "7h", "8h"], HIGH], ["Kc"])
+    jack.apply(Draw(1))
+    jack.apply(Swap(1, 0))  # a jack from the layout: the switch
+    assert BlindSwap(1, (0, 0), (2, 0)) in jack.legal_actions(1)
+
+
+def test_RE_G2_power_trigger_drawn_and_played():
+    game = recall([LOW, ["Qh", "6h", "7h", "8h"], ["Qs", "Td", "Jd", "Qd"]], ["Kc", "Qc"],
+                  power_trigger="drawn_and_played")
+    game.apply(Draw(1))
+    game.apply(Swap(1, 0))  # the Qh from the layout has no power: the turn passes
+    assert game.table.phase == "turn" and game.table.turn == 2 and not game.table.pending
+    game.apply(claim(game, 2, 1, (2, 0)))  # nor has a matched Q
+    assert not game.table.pending and not any(isinstance(a, Peek) for a in game.legal_actions(2))
+    game.apply(Draw(2))
+    game.apply(PlayPower(2))  # a Q drawn and played at once has
+    assert game.table.phase == "power" and Peek(2, (0, 0)) in game.legal_actions(2)
+
+
+def test_RE_G2_a_version_1_record_gives_powers_only_to_drawn_cards():
+    game = recall([LOW, ["Qh", "6h", "7h", "8h"], HIGH], ["Kc"])
+    game.apply(Draw(1))
+    game.apply(Swap(1, 0))
+    game.apply(Skip(1))
+    record = game.record()
+    del record["house_rules"]["power_trigger"]
+    with pytest.raises(RecordError, match="action 5: .*nothing optional to decline"):
+        game_from_record({**record, "version": 1})  # written when the Qh from the layout had no power
+    old = game_from_record({**record, "version": 1, "actions": record["actions"][:-1]})
+    assert old.house_rules.power_trigger == "drawn_and_played" and old.table.turn == 2
 
 
 def test_RE_G3_taken_discard_must_replace_a_card():
@@ -228,6 +296,14 @@ def test_RE_G3_taken_discard_must_replace_a_card():
     game.apply(TakeDiscard(2))
     with pytest.raises(IllegalAction, match="RE-G3"):
         game.apply(Discard(2))
+    # nor played back for its power, even when any play of a Q gives it
+    powered = recall([LOW, MID, HIGH], ["Qc"], power_trigger="any_play")
+    powered.apply(Draw(1))
+    powered.apply(Discard(1))
+    powered.apply(TakeDiscard(2))
+    assert PlayPower(2) not in powered.legal_actions(2)
+    with pytest.raises(IllegalAction, match="must replace one of your cards.*RE-G3"):
+        powered.apply(PlayPower(2))
     free = recall([LOW, MID, HIGH], ["Kc"], discard_take_must_swap=False)
     free.apply(Draw(1))
     free.apply(Discard(1))

@@ -242,7 +242,9 @@ def _pending(game: CaboGame, seat: int, kind: str) -> Pending:
 
 
 def apply_reward(game: CaboGame, action: Reward) -> list[Event]:
-    """CR-17 ``discard_own``: one of the smacker's own cards goes face up on the pile."""
+    """CR-17 ``discard_own``: one of the smacker's own cards goes face up on the pile,
+    where it opens a smackdown window like any discard (CR-15) unless the house rules
+    say otherwise (CR-G9)."""
     pending = _pending(game, action.seat, "reward")
     place = (action.seat, action.slot)
     cid = game.card_at(place, "reward")
@@ -252,7 +254,7 @@ def apply_reward(game: CaboGame, action: Reward) -> list[Event]:
     t.pending.remove(pending)
     t.layouts[action.seat][action.slot] = None
     game.to_pile(cid, face)
-    if game.policy.chains:
+    if game.policy.reward_window:
         game.open_window(cid, action.seat, chained=True)
     events = [Event("reward", {"seat": action.seat, "slot": action.slot, "card": game.code(cid)}, game.ruling(
         "claim_other", f"{_seat(action.seat)} discards their {game.pretty(cid)}; one card fewer", seat=action.seat))]

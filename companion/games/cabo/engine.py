@@ -447,11 +447,17 @@ class CaboGame(Game):
         events.append(Event("take_discard", {"seat": action.seat, "card": self.code(cid)}))
         return events
 
+    def check_taken_card_may_go_back(self) -> None:
+        """A card taken from the discard pile goes back on it (discarded, or played for a
+        power) only when the house rules let it (CR-G3, RE-G3); otherwise it must replace
+        one of the player's cards, whatever power a play would give."""
+        if self.table.hand_from == "discard" and self.policy.take_must_swap:
+            raise self.illegal("take_swap", "a card taken from the discard pile must replace one of your cards")
+
     def _discard(self, action: Discard) -> list[Event]:
         self.check_turn(action.seat, ("holding",))
         t = self.table
-        if t.hand_from == "discard" and self.policy.take_must_swap:
-            raise self.illegal("take_swap", "a card taken from the discard pile must replace one of your cards")
+        self.check_taken_card_may_go_back()
         assert t.hand is not None
         cid = t.hand
         face = self.observed(cid, action.card, "the discarded card")
@@ -486,6 +492,7 @@ class CaboGame(Game):
         t = self.table
         assert t.hand is not None
         cid = t.hand
+        self.check_taken_card_may_go_back()
         if t.hand_from == "discard" and not self.policy.take_power:
             raise self.illegal("take_swap", "a card taken from the discard pile counts only for its value")
         face = self.observed(cid, action.card, "the card played for its power")

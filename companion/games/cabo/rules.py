@@ -10,7 +10,7 @@ tie-break, RE-11) is a policy value set by that game, not an option.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from companion.cards import Card
 from companion.games.options import HouseRule, HouseRules, IntRange
@@ -58,107 +58,187 @@ def power_key(card: Card) -> str:
 
 
 # -- the options ------------------------------------------------------------------------
+# ``reason`` is what the setup page tells the players (what changes at the table, with the
+# values as the page shows them: yes/no, "next action"); ``source`` keeps where each
+# default comes from, for the maintainers.
 
-_BLANK = "The owners' text stops after the title; it stays disabled until they define it."
+_BLANK = "The owners' rules name it but do not say yet how it works, so it stays off until they do."
 
 _JOKERS = HouseRule(
     "jokers_per_deck", 2, (IntRange(0, 2),), "CR-G1",
-    "A standard deck has two jokers.", "Dom's Game Index, Cambio [S14]",
+    "How many jokers go into each deck. A joker is worth 0 points.", "Dom's Game Index, Cambio [S14]",
 )
 _DECKS = HouseRule(
     "decks", "auto", ("auto", 1, 2), "CR-G1",
-    "Cambio uses one deck up to 6 players and a second above that (auto).", "[S14]",
+    "How many decks are shuffled together. Auto: one deck for up to 6 players, two for 7 or 8.", "[S14]",
 )
 _DIRECTION = HouseRule(
     "turn_direction", "clockwise", ("clockwise", "counterclockwise"), "CR-G2",
-    "The text starts to the left of the dealer; Cabo plays clockwise.", "Wikipedia, Cabo [S9]",
+    "Which way play goes round the table. Clockwise: the player to the dealer's left starts and play "
+    "passes to the left. Counterclockwise: the player to the dealer's right starts and play passes to "
+    "the right.",
+    "seed (\"the player to the left of dealer begins\"); Wikipedia, Cabo [S9]",
 )
 _DECK_EXHAUSTED = HouseRule(
     "deck_exhausted", "reshuffle_discards", ("reshuffle_discards", "end_round"), "CR-G15",
-    "Reshuffling the discards (all but the top card) keeps the round going.", "Rat-a-Tat Cat [S17]; Cabo 2nd ed. [S10]",
+    "When the deck runs out. Reshuffle discards: every card of the discard pile but the top one is "
+    "shuffled into a new deck. End round: the round ends after the turn that took the last card.",
+    "Rat-a-Tat Cat [S17]; Cabo 2nd ed. [S10]",
+)
+_MATCH_TARGET = HouseRule(
+    "match_target", "none", ("none", IntRange(1)), "CR-G18",
+    "None: one round. A number: rounds are played one after another, each player's points adding up, "
+    "until someone's total reaches that number; the lowest total wins.",
+    "Wikipedia, Cabo [S9]; Cabo 2nd ed. [S10]",
+)
+_TAKE_MUST_SWAP = HouseRule(
+    "discard_take_must_swap", True, (True, False), "CR-G3",
+    "Yes: a card you take from the discard pile must replace one of your face-down cards. No: you may "
+    "also put it straight back on the pile.",
+    "seed (CR-07b); playcabo.com [S15]; Rat-a-Tat Cat [S17]",
 )
 
 
-def _match_target(gap: str) -> HouseRule:
-    return HouseRule(
-        "match_target", "none", ("none", IntRange(1)), gap,
-        "The text scores one round; the Cabo family plays rounds until a total reaches 100.",
-        "Wikipedia, Cabo [S9]; Cabo 2nd ed. [S10]",
-    )
+def _for_recall(rule: HouseRule, gap: str = "RE-G10") -> HouseRule:
+    """Crocodile's option as Recall's: the same choice at the table, under Recall's gap id."""
+    return replace(rule, gap=gap)
 
 
 CROCODILE_RULES: tuple[HouseRule, ...] = (
     _JOKERS,
     _DECKS,
     _DIRECTION,
-    HouseRule("discard_take_must_swap", True, (True, False), "CR-G3",
-              "The text offers the top discard only as a swap (CR-07b).", "playcabo.com [S15]; Rat-a-Tat Cat [S17]"),
+    _TAKE_MUST_SWAP,
     HouseRule("discard_take_power", False, (True, False), "CR-G3",
-              "Across the family, discard-pile cards count only for their value.", "playcabo.com [S15]"),
+              "Yes: a 7, 8, 9 or 10 taken from the discard pile may be played straight back for its power "
+              "(only when a taken card need not replace one of yours). No: a taken card counts only for "
+              "its points.",
+              "playcabo.com [S15]"),
     HouseRule("call_timing", "any_time", ("any_time", "own_turn_instead_of_action", "own_turn_after_action"),
-              "CR-G4", "The text says 'at any point'; the turn in progress counts as that player's last.",
-              "Cabo [S9]; Cambio [S12][S14]"),
+              "CR-G4",
+              "When \"Crocodile\" may be called. Any time: by anyone during play; the turn in progress is "
+              "that player's last, then every other player has one more turn. Own turn instead of action: "
+              "calling is your whole turn. Own turn after action: right after you finish your turn, before "
+              "the next player starts.",
+              "seed (\"at any point\"); Cabo [S9]; Cambio [S12][S14]"),
     HouseRule("caller_cards_locked", True, (True, False), "CR-G5",
-              "After the call nobody may touch the caller's cards (Cambio).", "Cambio (chlopez) rule 6 [S12]"),
+              "Yes: once \"Crocodile\" is called, nobody may smack, swap or look at the caller's cards. "
+              "No: they stay in play until the end.",
+              "Cambio (chlopez) rule 6 [S12]"),
     HouseRule("smack_match", "rank", ("rank", "rank_and_colour"), "CR-G6",
-              "Recall says colour is irrelevant; Cambio matches number or face.", "Recall text; Cambio notes [S13]"),
+              "What counts as the same card for a smackdown. Rank: any card of the same rank, so a red "
+              "king may be smacked on a black king. Rank and colour: the same rank in the same colour.",
+              "Recall text; Cambio notes [S13]"),
     HouseRule("smack_window_end", "next_action", ("next_action", "next_discard"), "CR-G7",
-              "Recall's text: 'until the next player plays'.", "Recall text; Cambio [S11]"),
+              "How long you may smack on a discard. Next action: until the next player starts their turn "
+              "or another card lands on the pile. Next discard: until another card lands on the pile.",
+              "Recall text (\"until the next player plays\"); Cambio [S11]"),
     HouseRule("smacks_per_discard", 1, (1, "unlimited"), "CR-G7",
-              "The first smack claims the discard; later claims lose as in CR-18.", "Cambio [S11]; [S14]"),
+              "1: only the first right smackdown on a discard counts; a slower player's card is only shown "
+              "to everyone. Unlimited: every right smackdown counts.",
+              "seed (CR-18); Cambio [S11]; [S14]"),
     HouseRule("combine_smackdowns", True, (True, False), "CR-G8",
-              "The text allows 'a or multiple' matching cards in one smackdown.", "seed; Cambio notes [S13]"),
+              "Yes: one smackdown may flip several matching cards at once, yours and other players', each "
+              "counting as a smackdown. No: one card per smackdown.",
+              "seed (\"a or multiple\"); Cambio notes [S13]"),
     HouseRule("smack_chains", False, (True, False), "CR-G9",
-              "Avoids endless chains: a smacked or reward card opens no new window.", "Cambio notes [S13]"),
+              "Yes: a card smacked down is a new discard that others may smack on in turn, and so is a "
+              "reward card. No: nobody smacks on a smacked card; a second smack of the same rank is too slow.",
+              "Cambio notes [S13]"),
+    HouseRule("smack_on_reward_discard", True, (True, False), "CR-G9",
+              "After smacking another player's card you may discard one of your own. Yes: that card lands "
+              "face up on the pile like any discard, so anyone holding the same rank may smack it. No: "
+              "nobody may smack on a reward card.",
+              "seed: CR-15 \"whenever a card is placed face up on the discard pile\"; CR-17 \"you may discard\"",
+              v1_default=False),
     HouseRule("clarkey_two_hand", "disabled", ("disabled",), "CR-G10",
-              "No public source describes it.", "", disabled_reason=_BLANK),
+              "\"Clarkey two hand\", from the owners' rules.", "", disabled_reason=_BLANK),
     HouseRule("snatchdown", "disabled", ("disabled",), "CR-G11",
-              "No public source describes it.", "", disabled_reason=_BLANK),
+              "\"The snatchdown\", from the owners' rules.", "", disabled_reason=_BLANK),
     HouseRule("wrong_smack_penalty_cards", 1, (IntRange(0),), "CR-G12",
-              "Family rule: the card goes back face down (now known) and the offender takes a penalty card.",
+              "A smackdown with a card that does not match: the card goes back face down where it was, now "
+              "known to everyone, and whoever smacked it takes this many penalty cards from the deck, face "
+              "down and unseen. 0: the card only goes back.",
               "[S10][S11][S12][S13][S16]"),
     HouseRule("opponent_smack_reward", "discard_own", ("discard_own", "give_own", "none"), "CR-G13",
-              "Follows the text: the smacker may discard any one of their own face-down cards.", "seed; Cambio [S12]"),
+              "After you smack another player's card. Discard own: their place is refilled from the deck "
+              "and you may discard one of your own face-down cards. Give own: you give them one of your "
+              "own face-down cards to fill the place instead. None: their place is refilled from the deck "
+              "and that is all.",
+              "seed (CR-17); Cambio [S12]"),
     HouseRule("race_loser_card", "return_face_down", ("return_face_down", "stay_face_up"), "CR-G14",
-              "The text's punishment is the reveal; returning the card keeps the layout intact.", "seed (inference)"),
+              "When two players smack at once, the slower one's card is shown to everyone. Return face "
+              "down: it then goes back face down where it was. Stay face up: it stays face up there.",
+              "seed (inference)"),
     _DECK_EXHAUSTED,
     HouseRule("tie_break", "fewer_cards", ("shared", "fewer_cards", "caller_loses", "caller_wins"), "CR-G16",
-              "The card count follows the owners' Recall rules and rewards smackdowns.", "Recall text; [S12][S15b]"),
+              "When the lowest totals are equal. Fewer cards: whoever holds fewer cards wins, and any tie "
+              "left is shared. Shared: they all win. Caller loses: the player who called does not share "
+              "the win. Caller wins: the player who called wins it.",
+              "Recall text; [S12][S15b]"),
     HouseRule("fill_empty_slots", False, (True, False), "CR-G17",
-              "Penalty cards become extra slots; an emptied slot stays empty.", "Cambio [S11][S13] (inference)"),
+              "Yes: a penalty card fills a gap left by a smackdown first. No: penalty cards always go "
+              "beside your other cards.",
+              "Cambio [S11][S13] (inference)"),
     HouseRule("deed_trigger", "empty_layout", ("empty_layout", "four_smackdowns"), "CR-G17",
-              "With a penalty card, four smackdowns no longer empty the layout.", "inference"),
-    _match_target("CR-G18"),
+              "What wins the round at once (\"doing the deed\"). Empty layout: having no cards left, penalty "
+              "cards included. Four smackdowns: your fourth smackdown, whatever you still hold.",
+              "seed (CR-19); inference"),
+    _MATCH_TARGET,
 )
 
 RECALL_RULES: tuple[HouseRule, ...] = (
     HouseRule("added_powers", "none", ("none", "cabo_family"), "RE-G1",
-              "The owners' 'added power cards' are undefined, so only Q and J have powers; 'cabo_family' "
-              "is the family preset (7/8 look at yours, 9/10 at another's, black K look at two and swap).",
+              "Which cards have powers besides queens and jacks. None: no others, as the owners' \"added "
+              "power cards\" are still undefined. The other choice adds 7 and 8 (look at one of "
+              "your cards), 9 and 10 (look at another player's card) and the black king (look at one of "
+              "yours and one of another player's, then swap them or not).",
               "Wikipedia, Cabo [S9]; Cambio notes [S13]"),
-    HouseRule("power_trigger", "drawn_and_played", ("drawn_and_played", "any_play"), "RE-G2",
-              "Family default, as Crocodile CR-09.", "Cabo [S9]; playcabo.com [S15]; Rat-a-Tat Cat [S17a]"),
-    HouseRule("discard_take_must_swap", True, (True, False), "RE-G3",
-              "A taken discard cannot be played straight back.", "playcabo.com [S15]; Rat-a-Tat Cat [S17]"),
+    HouseRule("power_trigger", "any_play", ("any_play", "drawn_and_played"), "RE-G2",
+              "Which queens and jacks give their power. Any play: every one put on the pile, whether you "
+              "drew it, played it from your own cards instead, or matched it out of turn; a power that "
+              "comes with one of your own cards or a match may be declined. Drawn and played: only a card "
+              "you draw and play at once.",
+              "seed: RE-02 \"for each queen played\"; RE-07 and RE-09 call a layout card and a matched card "
+              "played", v1_default="drawn_and_played"),
+    HouseRule("match_window_end", "next_discard", ("next_discard", "next_action"), "RE-09",
+              "How long the others may match a played card. Next discard: until the next player plays, "
+              "which is when they put a card on the pile (or take the top one); you may still match while "
+              "they look at the card they drew. Next action: matching stops as soon as the next player "
+              "draws or takes the top card.",
+              "seed: RE-09 \"until the next player plays\"; RE-07 a card is played onto the pile",
+              v1_default="next_action"),
+    _for_recall(_TAKE_MUST_SWAP, "RE-G3"),
     HouseRule("wrong_match_penalty_cards", 1, (IntRange(0),), "RE-G4",
-              "The card goes back face down (now known); the offender takes a penalty card.", "[S10]-[S16]"),
+              "A match with a card of another rank: the card goes back face down where it was, now known to "
+              "everyone, and the player takes this many penalty cards from the deck, face down and unseen. "
+              "0: the card only goes back.",
+              "[S10]-[S16]"),
     HouseRule("match_opponent_cards", False, (True, False), "RE-G5",
-              "The text: 'that player can play that card', i.e. his own.", "seed"),
+              "Yes: you may also match with another player's card; their place is refilled from the deck, "
+              "unseen. No: you match only with your own cards.",
+              "seed (\"that player can play that card\")"),
     HouseRule("active_player_matches", False, (True, False), "RE-G6",
-              "The text says 'any of the other players'.", "seed; Cabo [S9]"),
+              "Yes: the player who played a card may also match it with another of their own. No: only "
+              "the other players may match it.",
+              "seed (\"any of the other players\"); Cabo [S9]"),
     HouseRule("caller_cards_locked", True, (True, False), "RE-G7",
-              "Locking the caller's cards is the Cambio convention.", "Cambio (chlopez) [S12]"),
+              "Yes: once \"Recall\" is called, nobody may match, switch or look at the caller's cards. "
+              "No: they stay in play until the end.",
+              "Cambio (chlopez) [S12]"),
     HouseRule("empty_hand_end", "immediate", ("immediate", "finish_round"), "RE-G8",
-              "The player has 'finished'.", ""),
+              "When a player has no cards left. Immediate: play stops and everyone shows their cards. "
+              "Finish round: the round of turns is played to its end first.",
+              "seed (\"finished\")"),
     HouseRule("jack_swap", "blind_any_two", ("blind_any_two", "blind_two_players"), "RE-G9",
-              "The text: 'switch any two playing cards of any player'.", "seed"),
-    HouseRule(_JOKERS.name, _JOKERS.default, _JOKERS.allowed, "RE-G10", _JOKERS.reason, _JOKERS.source),
-    HouseRule(_DECKS.name, _DECKS.default, _DECKS.allowed, "RE-G10", _DECKS.reason, _DECKS.source),
-    HouseRule(_DIRECTION.name, _DIRECTION.default, _DIRECTION.allowed, "RE-G10", _DIRECTION.reason,
-              _DIRECTION.source),
-    HouseRule(_DECK_EXHAUSTED.name, _DECK_EXHAUSTED.default, _DECK_EXHAUSTED.allowed, "RE-G10",
-              _DECK_EXHAUSTED.reason, _DECK_EXHAUSTED.source),
-    _match_target("CR-G18"),
+              "What a jack switches, unseen. Blind any two: any two cards on the table, even two of one "
+              "player's. Blind two players: two cards of two different players.",
+              "seed (\"switch any two playing cards of any player\")"),
+    _for_recall(_JOKERS),
+    _for_recall(_DECKS),
+    _for_recall(_DIRECTION),
+    _for_recall(_DECK_EXHAUSTED),
+    _MATCH_TARGET,
 )
 
 
@@ -198,6 +278,10 @@ class Policy:
     """``1``: the first claim takes the discard; ``None``: unlimited."""
     combine: bool
     chains: bool
+    """A smacked card opens a new window (CR-G9 ``smack_chains``)."""
+    reward_window: bool
+    """The card discarded as a smacker's reward opens a new window (CR-15 read with CR-17;
+    CR-G9 ``smack_on_reward_discard``, and always under ``smack_chains``)."""
     wrong_penalty: int
     claim_opponent_cards: bool
     placer_may_claim: bool
@@ -294,6 +378,7 @@ def crocodile_policy(rules: HouseRules, players: int) -> Policy:
         claims_per_discard=None if rules.smacks_per_discard == "unlimited" else 1,
         combine=rules.combine_smackdowns,
         chains=rules.smack_chains,
+        reward_window=rules.smack_on_reward_discard or rules.smack_chains,
         wrong_penalty=rules.wrong_smack_penalty_cards,
         claim_opponent_cards=True,
         placer_may_claim=True,
@@ -309,8 +394,9 @@ def crocodile_policy(rules: HouseRules, players: int) -> Policy:
 
 
 def recall_policy(rules: HouseRules, players: int) -> Policy:
-    """The policy of Recall (RULES.md section 4) under ``rules``. Fixed Recall behaviour:
-    matches go on while the next player has not acted (CR-G7's reading of RE-09), any
+    """The policy of Recall (RULES.md section 4) under ``rules``. Matches go on "until
+    the next player plays" (RE-09): by default until the next card is put on the pile,
+    through the next player's draw (``match_window_end``). Fixed Recall behaviour: any
     number of players may match one card, several own cards may go down at once, and no
     matched card opens a new window."""
     jack = SWITCH_ANY if rules.jack_swap == "blind_any_two" else SWITCH_TWO_PLAYERS
@@ -337,10 +423,11 @@ def recall_policy(rules: HouseRules, players: int) -> Policy:
         call_timing="own_turn_after_action",
         caller_cards_locked=rules.caller_cards_locked,
         match_colour=False,
-        window_end="next_action",
+        window_end=rules.match_window_end,
         claims_per_discard=None,
         combine=True,
         chains=False,
+        reward_window=False,
         wrong_penalty=rules.wrong_match_penalty_cards,
         claim_opponent_cards=rules.match_opponent_cards,
         placer_may_claim=rules.active_player_matches,

@@ -53,8 +53,8 @@ class Window:
     """``(t_ns, canonical position)`` of every claim applied on this discard."""
     chain: list[tuple[int, int]] = field(default_factory=list)
     """The same for every claim since the last card a *turn* put on the pile: with
-    ``smack_chains`` a smacked card opens a new window, and a slap that arrives late may
-    belong to an earlier window of the chain."""
+    ``smack_chains`` a smacked card opens a new window (so does a reward discard, by
+    default), and a slap that arrives late may belong to an earlier window of the chain."""
     won_by: int | None = None
     won_t_ns: int | None = None
     face: Card | None = None

@@ -50,8 +50,9 @@ def pretty(card: Face | None) -> str:
 
 
 def builds_down(card: Face, onto: Face) -> bool:
-    """CP-03: ``card`` goes on tableau card ``onto`` (one rank lower, the other colour)."""
-    return RANK[onto] == RANK[card] + 1 and RED[onto] != RED[card]
+    """CP-03: ``card`` goes on tableau card ``onto`` (one rank lower, the other colour).
+    Never an ace: the owners' building order ends at the 2, and aces go to the centre."""
+    return RANK[card] != 1 and RANK[onto] == RANK[card] + 1 and RED[onto] != RED[card]
 
 
 def builds_up(card: Face, onto: Face | None) -> bool:

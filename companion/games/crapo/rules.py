@@ -102,6 +102,9 @@ def target_fault(t: Table, seat: int, card: Face, target: str, rules: HouseRules
     if fits(how, card, top):
         return None
     if how == "down":
+        if RANK[card] == 1:
+            return Fault("CP-03", f"an ace is never built on {pretty(top)}: the tableau builds down to the 2 "
+                                  "and aces go to the centre")
         return Fault("CP-03", f"{pretty(card)} does not go on {pretty(top)}: the tableau builds down "
                               "in alternating colours")
     if how == "up":
