@@ -296,10 +296,10 @@ class Referee:
     def pin_ok(self, pin: str | None) -> bool:
         """Admin actions (undo, next round, a new setup while a game runs) need the PIN:
         the config's if set, else the one chosen at setup; no PIN set: anyone may."""
-        from companion.refereeing.setup import hash_pin
+        from companion.refereeing.setup import pin_matches
 
         if self.admin_pin_hash:
-            return pin is not None and hash_pin(pin) == self.admin_pin_hash
+            return pin_matches(self.admin_pin_hash, pin)
         return self.table is None or self.table.setup.pin_ok(pin)
 
     def history(self, limit: int = 50) -> list[dict[str, Any]]:

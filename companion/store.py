@@ -121,7 +121,22 @@ def _v2(db: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2)
+def _v3(db: sqlite3.Connection) -> None:
+    """Version 3: the table's private settings (the admin PIN's hash), kept apart from
+    the event log: never replayed, never exported, and changeable (the log is not)."""
+    _run_script(
+        db,
+        """
+        CREATE TABLE private (
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL,
+            set_wall REAL NOT NULL
+        ) WITHOUT ROWID;
+        """
+    )
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -277,6 +292,23 @@ class Store:
             ).fetchall()
         for seq, t_ns, wall, kind, source, payload in rows:
             yield StoredEvent(session_id, seq, t_ns, wall, kind, source, json.loads(payload))
+
+    # -- private settings (not events) ----------------------------------------------------
+
+    def private(self, key: str) -> str | None:
+        """A private setting (see ``_v3``), or ``None`` when unset."""
+        with self._lock:
+            row = self._db.execute("SELECT value FROM private WHERE key=?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_private(self, key: str, value: str, *, only_if_unset: bool = False) -> bool:
+        """Set a private setting; with ``only_if_unset`` only when it has no value yet
+        (one transaction: of two racing claims exactly one wins). True when written."""
+        verb = "INSERT OR IGNORE" if only_if_unset else "INSERT OR REPLACE"
+        with self._lock, self._transaction():
+            cur = self._db.execute(f"{verb} INTO private (key, value, set_wall) VALUES (?, ?, ?)",
+                                   (key, value, time.time()))
+            return cur.rowcount == 1
 
     def close(self) -> None:
         with self._lock:

@@ -28,6 +28,15 @@ def create_app(test_config: dict[str, Any] | None = None, *, referee: Referee | 
         DEMO=False,
         KEEPALIVE_SECONDS=15.0,
         TABLE_NAME="Table Companion",
+        ALLOWED_HOSTS=None,
+        # The names and addresses phones may use (config web.allowed_hosts); None: this
+        # machine's (web.hosts).
+        MAX_CONTENT_LENGTH=64 * 1024,  # a bigger body is a 413 (web.validation)
+        ADMIN_SESSION_SECONDS=4 * 3600,
+        ADMIN_TRIES=5,
+        ADMIN_TRIES_SECONDS=60,
+        SESSION_COOKIE_NAME="table_admin",
+        SESSION_COOKIE_SAMESITE="Strict",
     )
     if test_config:
         app.config.update(test_config)
@@ -38,9 +47,10 @@ def create_app(test_config: dict[str, Any] | None = None, *, referee: Referee | 
         referee = Referee(store, table_name=app.config["TABLE_NAME"], demo=app.config["DEMO"])
     app.extensions["referee"] = referee
 
-    from web import api, pages, security
+    from web import admin, api, pages, security
 
-    security.init_app(app)
+    security.init_app(app, app.config.get("ALLOWED_HOSTS"))
+    admin.init_app(app, referee)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     if app.config["DEMO"] or referee.demo:

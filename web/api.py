@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify
 
 from web import get_referee
+from web.admin import get_admin
+from web.validation import AdminBody, AnswerBody, ApiError, Body, LoginBody, SetupBody, body
 
 bp = Blueprint("api", __name__)
 
@@ -73,6 +75,8 @@ def events() -> Response:
 
 
 # -- commands: every one goes to the referee as an input from a phone ------------------
+# Every body is validated first (web.validation: a 400 naming the field), then the admin
+# rules (web.admin: 403, or 429 after too many wrong PINs), then the table's state.
 
 
 def _submit(kind: str, data: dict, seat: int | None = None) -> None:
@@ -82,64 +86,83 @@ def _submit(kind: str, data: dict, seat: int | None = None) -> None:
     referee.submit(InputEvent("phone", kind, referee.clock(), seat, data))
 
 
-def _body() -> dict:
-    body = request.get_json(silent=True)
-    return body if isinstance(body, dict) else {}
-
-
-def _refused(message: str, status: int) -> tuple[Response, int]:
-    return jsonify({"error": message}), status
-
-
 @bp.post("/api/setup")
-def setup() -> Response | tuple[Response, int]:
-    """Start a game: ``{"game", "seats": [names], "house_rules": {}, "dealer": 0, "pin": "1234"}``.
-    Replacing a running game needs its admin PIN (``admin_pin``)."""
+def setup() -> Response:
+    """Start a game: ``{"game", "seats": [names], "house_rules": {}, "dealer": 0}``, with
+    ``admin_pin`` (the table's PIN) unless this phone is signed in as admin, and ``pin`` to
+    choose or change the table's PIN (web.admin says who may do what)."""
     from companion.refereeing.setup import SetupError
 
-    body = _body()
-    referee = get_referee()
-    if referee.table is not None and not referee.pin_ok(body.get("admin_pin")):
-        return _refused("a game is running: its admin PIN is needed to start another", 403)
-    try:
-        parsed = referee.check_setup(body)
-    except SetupError as exc:
-        return _refused(str(exc), 400)
-    _submit("setup", parsed.to_json())
+    given = body(SetupBody)
+    admin = get_admin()
+    with admin.lock:
+        admin.require_setup(given.admin_pin or None, given.pin)
+        try:
+            parsed = get_referee().check_setup(given.game_setup())
+        except SetupError as exc:
+            raise ApiError(400, exc.field, str(exc).split(": ", 1)[-1]) from None
+        admin.set_up(given.pin)
+        stored = parsed.to_json()
+        stored.pop("pin_hash", None)  # the event log is no place for a PIN, hashed or not
+        _submit("setup", stored)
     return jsonify({"ok": True})
 
 
 @bp.post("/api/answer")
-def answer() -> Response | tuple[Response, int]:
+def answer() -> Response:
     """Answer the referee's question: ``{"question": id, "option": index}``."""
-    body = _body()
-    if not isinstance(body.get("question"), int) or not isinstance(body.get("option"), int):
-        return _refused("answer with {question: id, option: index}", 400)
-    _submit("answer", {"question": body["question"], "option": body["option"]})
+    given = body(AnswerBody)
+    _submit("answer", {"question": given.question, "option": given.option})
     return jsonify({"ok": True})
 
 
 def _admin(kind: str) -> Response | tuple[Response, int]:
-    body = _body()
-    referee = get_referee()
-    if referee.table is None:
-        return _refused("no game is running", 409)
-    if not referee.pin_ok(body.get("pin")):
-        return _refused("wrong admin PIN", 403)
+    given = body(AdminBody)
+    if get_referee().table is None:
+        raise ApiError(409, "", "no game is running")
+    get_admin().require(given.pin or None)
     _submit(kind, {})
     return jsonify({"ok": True})
 
 
 @bp.post("/api/undo")
 def undo() -> Response | tuple[Response, int]:
-    """Undo the last action (admin: ``{"pin": "1234"}``)."""
+    """Undo the last action (an admin: signed in, or ``{"pin": "..."}``)."""
     return _admin("undo")
 
 
 @bp.post("/api/next-round")
 def next_round() -> Response | tuple[Response, int]:
-    """Deal the next round of the match (admin: ``{"pin": "1234"}``)."""
+    """Deal the next round of the match (an admin: signed in, or ``{"pin": "..."}``)."""
     return _admin("next_round")
+
+
+@bp.get("/api/admin")
+def admin_status() -> Response:
+    """Whether the table has a PIN, whether this phone is signed in as admin and until when,
+    and what the setup page must ask for."""
+    response = jsonify(get_admin().status())
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.post("/api/admin/login")
+def admin_login() -> Response:
+    """Sign this phone in as admin: ``{"pin": "..."}`` (tries limited per address)."""
+    given = body(LoginBody)
+    admin = get_admin()
+    pin = admin.pin()
+    if not pin.hash:
+        raise ApiError(409, "", "this table has no admin PIN yet: choose one on the setup page")
+    admin.check_pin(given.pin, pin)
+    return jsonify({"ok": True, "admin_until": admin.session_until()})
+
+
+@bp.post("/api/admin/logout")
+def admin_logout() -> Response:
+    body(Body)
+    get_admin().sign_out()
+    return jsonify({"ok": True})
 
 
 @bp.get("/api/history")

@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, jsonify
 
 from web import get_referee
+from web.validation import ApiError, PressBody, body
 
 bp = Blueprint("demo", __name__)
 
 
 @bp.post("/api/demo/press")
-def press() -> Response | tuple[Response, int]:
-    body = request.get_json(silent=True) or {}
-    seat, button = body.get("seat"), body.get("button")
+def press() -> Response:
+    given = body(PressBody)
     referee = get_referee()
-    if not isinstance(seat, int) or not 0 <= seat < len(referee.seats):
-        return jsonify({"error": f"seat must be 0 to {len(referee.seats) - 1}, not {seat!r}"}), 400
-    if button not in ("call", "slap"):
-        return jsonify({"error": f"button must be 'call' or 'slap', not {button!r}"}), 400
-    referee.simulated_press(seat, button)
+    if given.seat >= len(referee.seats):
+        raise ApiError(400, "seat", f"seat must be 0 to {len(referee.seats) - 1}, not {given.seat}")
+    try:
+        referee.simulated_press(given.seat, given.button)
+    except RuntimeError as exc:  # no simulated pads wired (a demo table without its pads)
+        raise ApiError(409, "", str(exc)) from None
     return jsonify({"ok": True})

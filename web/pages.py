@@ -31,7 +31,10 @@ def table() -> str:
 @bp.get("/setup")
 def setup() -> str:
     referee = get_referee()
-    return _page("setup.html", games=setup_games(referee), seats=list(referee.seats), running=referee.table is not None)
+    from web.admin import get_admin
+
+    return _page("setup.html", games=setup_games(referee), seats=list(referee.seats),
+                 running=referee.table is not None, admin=get_admin().status())
 
 
 @bp.get("/history")

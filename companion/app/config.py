@@ -20,13 +20,14 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from companion.app import config_checks as checks
 from companion.games import GAMES, game_class
 from companion.games.options import HouseRuleError, resolve_house_rules
 from hardware.arbiter import FALSE_START_POLICIES
 from hardware.pins import PinConfigError, check_pins
 
 SYSTEM_CONFIG = Path("/etc/companion/config.toml")
-CAMERA_SOURCE = re.compile(r"^(none|renderer|picamera2|usb:\d+|folder:.+|video:.+)$")
+CAMERA_SOURCE = checks.CAMERA_SOURCE
 
 
 class ConfigError(ValueError):
@@ -58,7 +59,10 @@ class WebConfig:
     threads: int = 48
     """waitress threads: every open live stream holds one, so >= 2 x phones + 8."""
     admin_pin: str = ""
-    """Digits; empty until set on the setup page."""
+    """The table's admin PIN or passphrase (4-64 characters); empty: chosen on the setup page."""
+    allowed_hosts: tuple[str, ...] = ()
+    """The names and addresses phones may use to reach the table; empty: localhost, this
+    machine's hostname and hostname.local, and its IP addresses (web/hosts.py)."""
 
 
 @dataclass(frozen=True)
@@ -141,6 +145,8 @@ Check = Callable[[Any], str | None]
 
 def _range(lo: float, hi: float | None = None) -> Check:
     def check(v: Any) -> str | None:
+        if checks.finite(v):
+            return checks.finite(v)
         if v < lo or (hi is not None and v > hi):
             return f"{v!r} is out of range ({lo} to {hi})" if hi is not None else f"{v!r} must be >= {lo}"
         return None
@@ -169,21 +175,22 @@ SCHEMA: dict[str, dict[str, tuple[type | tuple[type, ...], Check | None]]] = {
         "game": (str, _choice(*GAMES)),
     },
     "web": {
-        "host": (str, None),
+        "host": (str, checks.listen_host),
         "port": (int, _range(1, 65535)),
         "threads": (int, _range(8, 1000)),
-        "admin_pin": (str, _pattern(re.compile(r"^(\d{4,12})?$"), "4 to 12 digits")),
+        "admin_pin": (str, checks.admin_pin),
+        "allowed_hosts": (list, checks.host_list),
     },
     "store": {
-        "data_dir": (str, None),
+        "data_dir": (str, checks.data_dir),
         "synchronous": (str, _choice("full", "normal")),
     },
     "camera": {
-        "source": (str, _pattern(CAMERA_SOURCE, "none, renderer, picamera2, usb:N, folder:PATH or video:PATH")),
+        "source": (str, checks.camera_source),
         "width": (int, _range(160, 8000)),
         "height": (int, _range(120, 6000)),
         "fps": ((int, float), _range(0.5, 120)),
-        "mat_paper": (str, _pattern(re.compile(r"^(auto|a[0-3]|letter|\d+x\d+)$"), "auto, a0-a3, letter or WxH")),
+        "mat_paper": (str, checks.mat_paper),
     },
     "buttons": {
         "pin_factory": (str, _choice("lgpio", "mock")),
@@ -196,7 +203,7 @@ SCHEMA: dict[str, dict[str, tuple[type | tuple[type, ...], Check | None]]] = {
     },
 }
 SEAT_SCHEMA: dict[str, tuple[type | tuple[type, ...], Check | None]] = {
-    "name": (str, None),
+    "name": (str, checks.seat_name),
     "call_pin": (int, None),
     "slap_pin": (int, None),
     "led_pin": (int, None),
@@ -306,6 +313,7 @@ def parse_config(text: str, path: Path | None = None) -> Config:
             raise error(section, "should be a table ([" + section + "])")
         values = _check_table(given, schema, section, error)
         sections[section] = SECTION_CLASSES[section](**values)
+    sections["web"] = _replace(sections["web"], allowed_hosts=tuple(sections["web"].allowed_hosts))
     buttons = sections["buttons"]
     if buttons.hold_to_withdraw_ms == 0:
         sections["buttons"] = _replace(buttons, hold_to_withdraw_ms=None)
@@ -405,7 +413,8 @@ game = "crocodile"          # crocodile, recall, pool-party, crapo, master-crok
 host = "0.0.0.0"            # every phone on the LAN; 127.0.0.1 for this machine only
 port = 8000
 threads = 48                # each open phone holds one; keep >= 2 x phones + 8
-admin_pin = ""              # 4-12 digits; needed for undo and setup
+admin_pin = ""              # 4-64 characters; empty: the first setup on the page chooses it
+# allowed_hosts = ["companion.local", "192.168.1.20"]   # default: localhost, this machine's names and addresses
 
 [store]
 data_dir = ""               # default: $STATE_DIRECTORY, else ~/.local/share/companion

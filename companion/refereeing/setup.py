@@ -5,6 +5,7 @@ validated here so a bad choice is refused with a clear message before anything s
 from __future__ import annotations
 
 import hashlib
+import hmac
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -25,8 +26,26 @@ class SetupError(ValueError):
 
 
 def hash_pin(pin: str) -> str:
-    """The PIN as stored (the event log is readable by anyone with the SD card)."""
-    return hashlib.sha256(("table-companion:" + pin).encode()).hexdigest()
+    """The PIN as kept: werkzeug's salted, slow hash (scrypt), never the PIN itself."""
+    from werkzeug.security import generate_password_hash
+
+    return generate_password_hash(pin)
+
+
+def pin_matches(pin_hash: str, pin: object) -> bool:
+    """Whether ``pin`` is the one ``pin_hash`` was made from: a werkzeug hash, or the
+    unsalted SHA-256 of older event logs (a game set up before the upgrade)."""
+    if not isinstance(pin, str) or not pin_hash:
+        return False
+    if re.fullmatch(r"[0-9a-f]{64}", pin_hash):
+        legacy = hashlib.sha256(("table-companion:" + pin).encode("utf-8", "replace")).hexdigest()
+        return hmac.compare_digest(legacy, pin_hash)
+    from werkzeug.security import check_password_hash
+
+    try:
+        return check_password_hash(pin_hash, pin)
+    except (ValueError, TypeError):  # not a hash werkzeug knows
+        return False
 
 
 @dataclass(frozen=True)
@@ -54,7 +73,7 @@ class TableSetup:
         return out
 
     def pin_ok(self, pin: str | None) -> bool:
-        return not self.pin_hash or (pin is not None and hash_pin(pin) == self.pin_hash)
+        return not self.pin_hash or pin_matches(self.pin_hash, pin)
 
 
 def parse_setup(data: Mapping[str, Any]) -> TableSetup:

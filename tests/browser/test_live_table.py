@@ -18,6 +18,8 @@ from companion.app.demo.world import TableWorld
 from companion.events import InputEvent
 from companion.games.cabo import Crocodile
 from companion.games.cabo.actions import ClaimedCard, Discard, Draw, Look, Smackdown, TurnUp
+from companion.refereeing.setup import hash_pin
+from web.admin import PIN_KEY, SET_UP_KEY
 
 from .conftest import PHONE
 
@@ -39,7 +41,10 @@ class PlayedTable:
                                setup={"dealer": 0, "layouts": LAYOUTS, "deck_top": deck})
         self.world = TableWorld(self.truth, mat_for("crocodile", len(SEATS)))
         self.t = 10_000 * MS
-        setup = {"game": "crocodile", "seats": list(SEATS), "house_rules": house_rules or {}, "pin": pin}
+        setup = {"game": "crocodile", "seats": list(SEATS), "house_rules": house_rules or {}}
+        if pin:  # as if set up from a phone: the table's PIN is kept privately (web/admin.py)
+            referee.store.set_private(PIN_KEY, hash_pin(pin))
+            referee.store.set_private(SET_UP_KEY, "0")
         referee.submit(InputEvent("phone", "setup", self.t, None, referee.check_setup(setup).to_json()))
 
     def see(self) -> None:
@@ -236,7 +241,7 @@ def test_undo_asks_for_the_pin_refuses_a_wrong_one_and_takes_back_the_move(refer
     expect(dialog).to_be_visible()
     dialog.get_by_label("Admin PIN").fill("0000")
     dialog.get_by_role("button", name="Undo").click()
-    expect(dialog.get_by_role("alert")).to_have_text("wrong admin PIN")
+    expect(dialog.get_by_role("alert")).to_have_text("wrong admin PIN (4 tries left)")
     expect(dialog).to_be_visible()
     expect(page.locator("#headline")).to_have_text("Cid's turn")
     dialog.get_by_label("Admin PIN").fill(PIN)
@@ -293,7 +298,7 @@ def test_the_history_page_lists_a_finished_game(referee, phones):
     expect(page.get_by_role("button", name="Deal the next round")).to_be_hidden()
     # A new game sends the finished one to the history.
     page.goto(phones.url + "/setup")
-    page.get_by_label("Admin PIN of the game being played").fill(PIN)
+    page.get_by_label("The table's admin PIN").fill(PIN)
     page.get_by_role("button", name="Start the game").click()
     expect(page).to_have_url(phones.url + "/")
     page.goto(phones.url + "/history")

@@ -74,7 +74,7 @@ def test_zero_hold_means_withdrawing_is_off(tmp_path):
         ("[camera]\nsource = \"webcam\"\n", "camera.source", 2, "is not none, renderer"),
         ("[buttons]\npin_factory = \"pigpio\"\n", "buttons.pin_factory", 2, "not one of lgpio, mock"),
         ("[table]\ngame = \"chess\"\n", "table.game", 2, "not one of crocodile"),
-        ("[web]\nadmin_pin = \"12ab\"\n", "web.admin_pin", 2, "4 to 12 digits"),
+        ("[web]\nadmin_pin = \"12a\"\n", "web.admin_pin", 2, "4 to 64 characters"),
         ("[buttons]\ntie_threshold_ms = true\n", "buttons.tie_threshold_ms", 2, "should be a"),
     ],
 )

@@ -134,3 +134,21 @@ def test_a_file_that_is_not_a_database_is_a_clear_error(tmp_path):
         Store(path)
     assert str(path) in str(err.value)
     assert path.read_bytes() == b"this is not sqlite" * 100
+
+
+def test_private_settings_live_apart_from_the_events_and_survive_a_reopen(tmp_path):
+    path = tmp_path / "s.sqlite3"
+    old = Store(path, migrate_to=2)  # a file from before the private table
+    session = old.new_session()
+    old.append(session, "input.call", {"seat": 1})
+    old.close()
+    store = Store(path)
+    assert store.schema_version == 3 and store.private("admin_pin_hash") is None
+    assert store.set_private("admin_pin_hash", "h1", only_if_unset=True) is True
+    assert store.set_private("admin_pin_hash", "h2", only_if_unset=True) is False  # the first claim wins
+    assert store.private("admin_pin_hash") == "h1"
+    assert store.set_private("admin_pin_hash", "h3") is True  # a change (by an admin)
+    store.close()
+    reopened = Store(path)
+    assert reopened.private("admin_pin_hash") == "h3"
+    assert "h3" not in str([e.payload for e in reopened.events(session)])

@@ -113,7 +113,8 @@ def test_setup_starts_a_game_and_the_state_shows_it(client, referee):
     referee.process_pending()
     game = client.get("/api/state").get_json()["state"]["game"]
     assert game["game"] == "crocodile" and game["view"]["phase"] == "deal"
-    assert game["setup"]["pin_set"] is True and "pin_hash" not in str(game)
+    assert "pin_hash" not in str(game)
+    assert client.get("/api/admin").get_json()["pin_set"] is True
 
 
 def test_a_bad_setup_is_refused_with_the_field_named(client, referee):
@@ -124,15 +125,19 @@ def test_a_bad_setup_is_refused_with_the_field_named(client, referee):
     assert referee.process_pending() == 0
 
 
-def test_admin_actions_need_the_pin(client, referee):
+def test_admin_actions_need_the_pin(app, client, referee):
     client.post("/api/setup", json=SETUP, headers=SAME_ORIGIN)
     referee.process_pending()
-    assert client.post("/api/undo", json={"pin": "0000"}, headers=SAME_ORIGIN).status_code == 403
-    assert client.post("/api/undo", json={}, headers=SAME_ORIGIN).status_code == 403
-    assert client.post("/api/undo", json={"pin": "2468"}, headers=SAME_ORIGIN).status_code == 200
-    again = client.post("/api/setup", json={**SETUP, "seats": ["X", "Y"]}, headers=SAME_ORIGIN)
+    phone = app.test_client()  # another phone: not signed in as admin
+    phone.environ_base["REMOTE_ADDR"] = "192.168.1.50"
+    assert phone.post("/api/undo", json={"pin": "0000"}, headers=SAME_ORIGIN).status_code == 403
+    assert phone.post("/api/undo", json={}, headers=SAME_ORIGIN).status_code == 403
+    assert phone.post("/api/undo", json={"pin": "2468"}, headers=SAME_ORIGIN).status_code == 200
+    other = app.test_client()
+    other.environ_base["REMOTE_ADDR"] = "192.168.1.51"
+    again = other.post("/api/setup", json={**SETUP, "seats": ["X", "Y"]}, headers=SAME_ORIGIN)
     assert again.status_code == 403
-    ok = client.post("/api/setup", json={**SETUP, "seats": ["X", "Y"], "admin_pin": "2468"}, headers=SAME_ORIGIN)
+    ok = other.post("/api/setup", json={**SETUP, "seats": ["X", "Y"], "admin_pin": "2468"}, headers=SAME_ORIGIN)
     assert ok.status_code == 200
 
 

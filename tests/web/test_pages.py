@@ -118,8 +118,8 @@ def test_the_setup_page_starts_from_the_tables_seat_names_and_offers_each_as_dea
     names = [i["value"] for i in tags.find("input", name="seat")]
     assert names == ["Ann", "Bob", "Cid"]
     assert options_of(html, "dealer") == [("0", False, "Ann"), ("1", False, "Bob"), ("2", False, "Cid")]
-    assert tags.by_id("pin")["pattern"] == "[0-9]{4,12}"
-    assert "hidden" in tags.by_id("admin-pin-field")  # no game is running yet
+    assert (tags.by_id("pin")["minlength"], tags.by_id("pin")["maxlength"]) == ("4", "64")
+    assert "hidden" in tags.by_id("admin-pin-field")  # a fresh table, set up from the Pi itself
 
 
 @pytest.mark.parametrize("game", tuple(REFEREED))
@@ -180,14 +180,18 @@ def test_setup_games_lists_the_same_rules_as_the_api(client, referee):
                                                               api[game["name"]]["max_players"])
 
 
-def test_the_setup_page_asks_for_the_running_games_pin_once_a_game_runs(client, referee):
+def test_the_setup_page_asks_other_phones_for_the_tables_pin_once_it_has_one(app, client, referee):
     client.post("/api/setup", json={"game": "crocodile", "seats": ["Ann", "Bob"], "pin": "2468"},
                 headers=SAME_ORIGIN)
     referee.process_pending()
     _html, tags = page(client, "/setup")
-    assert "hidden" not in tags.by_id("admin-pin-field")
+    assert "hidden" in tags.by_id("admin-pin-field")  # the phone that chose it is signed in
     assert "hidden" not in tags.by_id("running-note")
     assert [i["value"] for i in tags.find("input", name="seat")] == ["Ann", "Bob"]
+    phone = app.test_client()
+    phone.environ_base["REMOTE_ADDR"] = "192.168.1.50"
+    _html, tags = page(phone, "/setup")
+    assert "hidden" not in tags.by_id("admin-pin-field")
 
 
 def test_seat_names_are_escaped_on_the_setup_page(client, referee):

@@ -25,7 +25,7 @@ export function connect(url = "/api/events") {
 export function onState(fn) { listeners.push(fn); }
 
 // POSTs carry JSON, which a page of another site cannot send without a preflight.
-// A refusal throws an Error carrying the server's message.
+// A refusal throws an Error carrying the server's message (and .status, .data).
 export async function post(url, body) {
   const response = await fetch(url, {
     method: "POST",
@@ -33,6 +33,17 @@ export async function post(url, body) {
     body: JSON.stringify(body || {}),
   });
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(data.error || response.statusText);
+  if (!response.ok) {
+    const error = new Error(data.error || response.statusText);
+    error.status = response.status;
+    error.data = data;
+    throw error;
+  }
   return data;
+}
+
+// This phone's standing with the table's admin rules (GET /api/admin).
+export async function adminStatus() {
+  const response = await fetch("/api/admin", { cache: "no-store" });
+  return response.json();
 }

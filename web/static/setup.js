@@ -2,7 +2,7 @@
 // the admin PIN, sent as one JSON POST (/api/setup). The server checks it again and its
 // refusal is shown as is: it names the field.
 import { el, byId, show, setText } from "./dom.js";
-import { connect, onState, post } from "./live.js";
+import { adminStatus, connect, onState, post } from "./live.js";
 
 const form = byId("setup-form");
 const seatList = byId("seat-names");
@@ -36,7 +36,7 @@ function showGame() {
 function addSeat() {
   const n = seatInputs().length + 1;
   seatList.append(el("li", {}, el("label", {}, `Seat ${n} `,
-    el("input", { type: "text", name: "seat", value: `Seat ${n}`, required: true, maxLength: 24, autocomplete: "off" }))));
+    el("input", { type: "text", name: "seat", value: `Seat ${n}`, required: true, maxLength: 40, autocomplete: "off" }))));
 }
 
 // The dealer list follows the names; the add/remove buttons follow the game's limits.
@@ -92,12 +92,13 @@ function showRulesChanged() {
   setText(byId("rules-changed"), changed ? `${changed} changed` : "all at their defaults");
 }
 
-function showError(message) {
+function showError(message, named) {
   const error = byId("setup-error");
   setText(error, message);
   show(error, Boolean(message));
   // The server names the field first ("seats: …", "pin: …"): take the player there.
-  const field = { seats: seatInputs()[0], pin: byId("pin"), dealer: byId("dealer") }[message.split(":")[0]];
+  const field = { seats: seatInputs()[0], pin: byId("pin"), admin_pin: byId("admin-pin"),
+                  dealer: byId("dealer") }[(named || message.split(/[:.[]/)[0]).split(/[.[]/)[0]];
   if (field) field.focus();
 }
 
@@ -111,15 +112,17 @@ async function submit(event) {
     house_rules: houseRules(),
     dealer: Number(byId("dealer").value),
   };
-  if (byId("pin").value) body.pin = byId("pin").value;
-  if (!byId("admin-pin-field").hidden) body.admin_pin = byId("admin-pin").value;
+  if (byId("pin").value && !byId("new-pin-field").hidden) body.pin = byId("pin").value;
+  if (!byId("admin-pin-field").hidden && byId("admin-pin").value) body.admin_pin = byId("admin-pin").value;
   const start = byId("start");
   start.disabled = true;
   try {
     await post("/api/setup", body);
     window.location.assign("/");
   } catch (err) {
-    showError(err.message);
+    // Asked for the table's PIN (this phone is not signed in): show where it goes.
+    if (err.status === 403 && err.data && err.data.field === "admin_pin") show(byId("admin-pin-field"), true);
+    showError(err.message, err.data && err.data.field);
     start.disabled = false;
   }
 }
@@ -136,10 +139,17 @@ byId("house-rules").addEventListener("change", showRulesChanged);
 form.addEventListener("submit", submit);
 showGame();
 
-// Whether a game is running decides whether its admin PIN is asked for.
-onState((state) => {
-  const running = Boolean(state.game);
-  show(byId("running-note"), running);
-  show(byId("admin-pin-field"), running);
-});
+// Whether a game is running is only news: the table's PIN is asked for by the admin rules
+// (GET /api/admin), whatever the game.
+onState((state) => show(byId("running-note"), Boolean(state.game)));
+
+async function showAdmin() {
+  const status = await adminStatus();
+  show(byId("admin-pin-field"), status.setup_needs_pin);
+  show(byId("new-pin-field"), status.pin_source !== "config");
+  show(byId("config-pin-note"), status.pin_source === "config");
+  byId("pin").required = status.setup_must_choose_pin;
+  setText(byId("pin-label"), status.pin_set ? "A new admin PIN for this table (optional)" : "An admin PIN for this table");
+}
+showAdmin().catch(() => {});
 connect();

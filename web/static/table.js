@@ -4,7 +4,7 @@ import { el, byId, show, setText, listOf } from "./dom.js";
 import { connect, onState, post } from "./live.js";
 import { face, back, gap, pretty } from "./cards.js";
 import { renderScoreboard } from "./scoreboard.js";
-import { setupAdmin, setPinSet } from "./admin.js";
+import { setupAdmin } from "./admin.js";
 import { poolHeadline, poolSubline, renderPool } from "./poolparty.js";
 
 // The games' own words for the call and the out-of-turn claim.
@@ -257,7 +257,6 @@ function renderAdmin(state) {
   const game = state.game;
   show(byId("admin-panel"), Boolean(game));
   if (!game) return;
-  setPinSet(Boolean(game.setup.pin_set));
   show(byId("next-round-button"), game.scores.round_over && !game.scores.over);
 }
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
 from companion.games.base import GameError
-from companion.games.match import MATCH_FORMAT, match_from_record
-from companion.games.records import game_from_record, replay_summary
+from companion.record_checks import replay_record
 
 
 @click.command()
@@ -25,24 +25,22 @@ def replay(record_file: Path, upto: int | None, seat: int | None) -> None:
     the reason; the file is never changed.
     """
     where = str(record_file)
-    try:
-        text = record_file.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise click.ClickException(f"{where}: cannot read: {exc.strerror or exc}") from exc
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise click.ClickException(f"{where}: line {exc.lineno} column {exc.colno}: not JSON: {exc.msg}") from exc
-    try:
-        if isinstance(data, dict) and data.get("format") == MATCH_FORMAT:
-            match = match_from_record(data, where=where)
-            out = {"match": match.summary(), "rounds": [replay_summary(g) for g in match.rounds]}
-        else:
-            game = game_from_record(data, upto=upto, where=where)
-            out = replay_summary(game)
-            if seat is not None:
-                out["state"] = game.view(seat)
-    except GameError as exc:
-        click.echo(f"Error: {exc}", err=True)
+
+    def refuse(message: str) -> NoReturn:  # one line, exit 2: never a traceback
+        click.echo("Error: " + " ".join(message.split()), err=True)
         sys.exit(2)
+
+    try:
+        data = json.loads(record_file.read_text(encoding="utf-8"))
+        out = replay_record(data, upto=upto, seat=seat, where=where)
+    except OSError as exc:
+        refuse(f"{where}: cannot read: {exc.strerror or exc}")
+    except UnicodeDecodeError as exc:
+        refuse(f"{where}: not UTF-8 text (byte {exc.start})")
+    except json.JSONDecodeError as exc:
+        refuse(f"{where}: line {exc.lineno} column {exc.colno}: not JSON: {exc.msg}")
+    except (ValueError, RecursionError) as exc:  # an integer of thousands of digits; nesting
+        refuse(f"{where}: not JSON this program reads: {exc}")
+    except GameError as exc:
+        refuse(str(exc))
     click.echo(json.dumps(out, indent=2, ensure_ascii=False))

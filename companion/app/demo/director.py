@@ -241,7 +241,7 @@ def crocodile_story(d: Director) -> None:
 
 def story_setup() -> dict[str, Any]:
     """The setup the demo's phone sends before the story starts."""
-    return {"game": "crocodile", "seats": list(SEATS), "house_rules": {}, "dealer": 0, "pin": "1234"}
+    return {"game": "crocodile", "seats": list(SEATS), "house_rules": {}, "dealer": 0}
 
 
 # -- stages -------------------------------------------------------------------------------
