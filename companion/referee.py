@@ -251,7 +251,7 @@ class Referee:
 
     def _setup(self, event: InputEvent, stored: StoredEvent) -> None:
         try:
-            setup = parse_setup(event.data)
+            setup = parse_setup(event.data, stored=True)
         except SetupError as exc:  # checked before it is stored; an old log may still hold one
             log.error("referee: stored setup refused: %s", exc)
             return
@@ -393,7 +393,7 @@ def replay_table(events: Iterable[StoredEvent], mat_zones: Callable[[str, int], 
     for event, item in stored_inputs(events):
         try:
             if event.kind == "setup":
-                setup = parse_setup(event.data)
+                setup = parse_setup(event.data, stored=True)
                 table = open_table(setup, _mat(mat_zones, setup))
             elif table is not None:
                 table.handle(Referee._table_input(event))

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.games import GAMES, game_class
-from companion.games.options import HouseRuleError, resolve_house_rules
+from companion.games.options import HouseRuleError, house_rules_as_of, resolve_house_rules
+from companion.games.records import READABLE_VERSIONS, RECORD_VERSION
 
 PIN = re.compile(r"^\d{4,12}$")
 
@@ -56,6 +57,13 @@ class TableSetup:
     dealer: int = 0
     """The seat that deals the first round (Crocodile, Recall) or moves first (Pool Party)."""
     pin_hash: str = ""
+    rules_version: int = RECORD_VERSION
+    """Whose defaults fill the house rules left out: a setup stored before the defaults
+    changed keeps the defaults of its day when the log is replayed."""
+
+    def rules(self) -> dict[str, Any]:
+        """Every house rule of the game, as this setup meant it."""
+        return house_rules_as_of(game_class(self.game).HOUSE_RULES, self.house_rules, self.rules_version)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -64,6 +72,7 @@ class TableSetup:
             "house_rules": dict(self.house_rules),
             "dealer": self.dealer,
             "pin_hash": self.pin_hash,
+            "rules_version": self.rules_version,
         }
 
     def public(self) -> dict[str, Any]:
@@ -76,9 +85,10 @@ class TableSetup:
         return not self.pin_hash or pin_matches(self.pin_hash, pin)
 
 
-def parse_setup(data: Mapping[str, Any]) -> TableSetup:
+def parse_setup(data: Mapping[str, Any], *, stored: bool = False) -> TableSetup:
     """Validate a setup (from the page, or the stored input) into a :class:`TableSetup`.
-    ``pin`` (digits) is hashed; a stored setup carries ``pin_hash`` instead."""
+    ``pin`` (digits) is hashed; a stored setup carries ``pin_hash`` instead. A stored
+    setup without ``rules_version`` was written before the house rules had versions (1)."""
     game = data.get("game")
     if game not in GAMES:
         raise SetupError("game", f"{game!r} is not one of {', '.join(GAMES)}")
@@ -109,4 +119,7 @@ def parse_setup(data: Mapping[str, Any]) -> TableSetup:
         if not isinstance(pin, str) or not PIN.match(pin):
             raise SetupError("pin", "4 to 12 digits")
         pin_hash = hash_pin(pin)
-    return TableSetup(game, tuple(s.strip() for s in seats), dict(rules), dealer, str(pin_hash or ""))
+    version = data.get("rules_version", 1 if stored else RECORD_VERSION)
+    if isinstance(version, bool) or version not in READABLE_VERSIONS:
+        raise SetupError("rules_version", f"one of {', '.join(map(str, READABLE_VERSIONS))}, not {version!r}")
+    return TableSetup(game, tuple(s.strip() for s in seats), dict(rules), dealer, str(pin_hash or ""), version)

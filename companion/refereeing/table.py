@@ -30,8 +30,9 @@ class MatchTable:
 
     def __init__(self, setup: TableSetup) -> None:
         self.setup = setup
-        target = setup.house_rules.get("match_target")
-        self.match = Match(setup.game, setup.seats, setup.house_rules,
+        rules = setup.rules()
+        target = rules.get("match_target")
+        self.match = Match(setup.game, setup.seats, rules,
                            target=target if isinstance(target, int) else None)
         self.rulings: list[dict[str, Any]] = []
         self.question: Question | None = None

@@ -49,7 +49,7 @@ WANDER = 0.3
 def story_setup() -> dict[str, Any]:
     """The setup the demo's phone sends: two players, Red starts, the swimmers laid out as
     the players like (the referee reads the layout from the camera)."""
-    return {"game": "pool-party", "seats": list(PLAYERS), "house_rules": {}, "dealer": 0, "pin": "1234"}
+    return {"game": "pool-party", "seats": list(PLAYERS), "house_rules": {}, "dealer": 0}
 
 
 class PoolStage(ABC):
