@@ -42,7 +42,7 @@ from companion.games.cabo.actions import (
 from companion.games.cabo.engine import CaboGame
 from companion.games.cabo.explain import Line, TableObservation, visible
 from companion.observation import Observation
-from companion.refereeing.camera import Reading, read_table
+from companion.refereeing.camera import LAYOUT_SLOTS, Reading, read_table
 from companion.refereeing.protocol import NO_MAT, ArmSlaps, Beep, BlinkSeat, Effect, LightSeat, MatZones, TableInput
 from companion.refereeing.questions import Option
 from companion.refereeing.setup import TableSetup
@@ -103,7 +103,9 @@ class CaboTable(MatchTable):
         return self._effects
 
     def _read(self, observation: Observation) -> Reading:
-        return read_table(observation, len(self.setup.seats), self.mat, reveal=self.game.table.phase == "reveal")
+        owed = {seat: max(0, len(row) - LAYOUT_SLOTS) for seat, row in visible(self.game).slots.items()}
+        return read_table(observation, len(self.setup.seats), self.mat, reveal=self.game.table.phase == "reveal",
+                          owed=owed)
 
     # -- camera readings ---------------------------------------------------------------
 

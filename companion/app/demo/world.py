@@ -94,10 +94,25 @@ class TableWorld:
     def deck_size(self) -> int:
         return len(self.game.table.deck)
 
+    def penalty_place(self, seat: int, index: int) -> tuple[str | None, tuple[float, float]]:
+        """The zone and the point where seat's penalty card ``index`` (slot 4 + index) lies:
+        side by side in the seat's penalty place when the mat has one, else beside the
+        layout (:meth:`penalty_xy`)."""
+        name = f"seat{seat}/penalty"
+        if name not in {z.name for z in self.layout.zones}:
+            return None, self.penalty_xy(seat, index)
+        rect = self.layout.zone(name).rect
+        step = CARD_MM[0] + 6.0
+        if rect.w >= rect.h:
+            x = min(rect.x + CARD_MM[0] / 2 + 3.0 + index * step, rect.x + rect.w - CARD_MM[0] / 2)
+            return name, (x, rect.y + rect.h / 2)
+        y = min(rect.y + CARD_MM[0] / 2 + 3.0 + index * step, rect.y + rect.h - CARD_MM[0] / 2)
+        return name, (rect.x + rect.w / 2, y)
+
     def penalty_xy(self, seat: int, index: int) -> tuple[float, float]:
-        """Where seat's penalty card ``index`` (slot 4 + index) lies on the mat: beside the
-        seat's layout, on the side where no other seat is near (so nobody mistakes whose
-        it is), clear of the piles."""
+        """Where seat's penalty card ``index`` (slot 4 + index) lies on a mat without
+        penalty places: beside the seat's layout, on the side where no other seat is near
+        (so nobody mistakes whose it is), clear of the piles."""
         area = self.layout.zone(f"seat{seat}").rect
         width, height = self.layout.size_mm
         others = [z.rect for z in self.layout.zones if z.kind == "seat" and z.name != f"seat{seat}"]
@@ -119,7 +134,8 @@ class TableWorld:
 
     def placements(self) -> list[tuple[str | None, str, bool, tuple[float, float, float], bool]]:
         """Every visible card: ``(zone, code, face_up, (x, y, angle), covered)``, bottom
-        to top; ``zone`` is ``None`` for a penalty card beside its seat."""
+        to top; ``zone`` is ``None`` for a penalty card beside its seat on a mat without
+        penalty places."""
         t = self.game.table
         out: list[tuple[str | None, str, bool, tuple[float, float, float], bool]] = []
         if t.deck:
@@ -145,8 +161,9 @@ class TableWorld:
                     pose = self.pose(name, cid, self.layout.zone(name).rect.centre, facing)
                     out.append((name, code, face_up, pose, False))
                 else:
-                    x, y = self.penalty_xy(seat, slot - LAYOUT_SLOTS)
-                    out.append((None, code, face_up, self.pose(f"seat{seat}/slot{slot}", cid, (x, y), facing), False))
+                    zone_name, (x, y) = self.penalty_place(seat, slot - LAYOUT_SLOTS)
+                    out.append((zone_name, code, face_up, self.pose(f"seat{seat}/slot{slot}", cid, (x, y), facing),
+                                False))
         return out
 
     def reading(self, frame_index: int = 0, t_ns: int = 0) -> dict[str, Any]:
