@@ -41,7 +41,7 @@ from companion.refereeing.protocol import (
     RefereedTable,
     TableInput,
 )
-from companion.refereeing.registry import GameOffer, offers, open_table
+from companion.refereeing.registry import REFEREED, GameOffer, offers, open_table
 from companion.refereeing.setup import SetupError, TableSetup, parse_setup
 from companion.store import Store, StoredEvent
 
@@ -290,8 +290,13 @@ class Referee:
         return offers()
 
     def check_setup(self, data: dict[str, Any]) -> TableSetup:
-        """Validate a setup before it is submitted (raises :class:`SetupError`)."""
-        return parse_setup(data)
+        """Validate a setup before it is submitted (raises :class:`SetupError`): a game the
+        referee plays, its seats, house rules and first seat."""
+        setup = parse_setup(data)
+        if setup.game not in REFEREED:
+            raise SetupError("game", f"the live referee follows {', '.join(REFEREED)} so far; "
+                                     f"{setup.game} can be replayed from records ('companion replay')")
+        return setup
 
     def pin_ok(self, pin: str | None) -> bool:
         """Admin actions (undo, next round, a new setup while a game runs) need the PIN:

@@ -92,11 +92,6 @@ def parse_setup(data: Mapping[str, Any], *, stored: bool = False) -> TableSetup:
     game = data.get("game")
     if game not in GAMES:
         raise SetupError("game", f"{game!r} is not one of {', '.join(GAMES)}")
-    from companion.refereeing.registry import REFEREED
-
-    if game not in REFEREED:
-        raise SetupError("game", f"the live referee follows {', '.join(REFEREED)} so far; "
-                                 f"{game} can be replayed from records ('companion replay')")
     seats = data.get("seats")
     if not isinstance(seats, list) or not all(isinstance(s, str) and s.strip() for s in seats):
         raise SetupError("seats", "a list of seat names")
