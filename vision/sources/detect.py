@@ -80,10 +80,10 @@ def pi_cameras() -> list[dict[str, object]]:
         return []
 
 
-def detect_camera(pi: Callable[[], list[dict[str, object]]] = pi_cameras,
-                  webcams: Callable[[], list[VideoNode]] = usb_webcams) -> str | None:
+def detect_camera(pi: Callable[[], list[dict[str, object]]] | None = None,
+                  webcams: Callable[[], list[VideoNode]] | None = None) -> str | None:
     """The source string of the camera there is (``picamera2``, ``usb:N``), or None."""
-    if pi():
+    if (pi or pi_cameras)():
         return "picamera2"
-    found = webcams()
+    found = (webcams or usb_webcams)()
     return f"usb:{found[0].number}" if found else None
