@@ -134,7 +134,8 @@ def test_every_key_of_the_example_has_a_probe():
 def test_the_key_takes_effect(key, tmp_path):
     text, check = PROBES[key](tmp_path)
     if "[buttons]" in text:  # the probe's own [buttons] table replaces the base's
-        text = text.replace("[buttons]\n", '[buttons]\npin_factory = "mock"\n', 1) if "pin_factory" not in text else text
+        if "pin_factory" not in text:
+            text = text.replace("[buttons]\n", '[buttons]\npin_factory = "mock"\n', 1)
         base = ""
     else:
         base = BASE
