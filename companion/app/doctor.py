@@ -358,12 +358,13 @@ def check_service(name: str = "companion") -> Iterator[Finding]:
 # -- all of them --------------------------------------------------------------------------
 
 def run_checks(config: Config, data_dir: Path, *, press_s: float = 0.0, camera: bool = True,
-               service: bool = True) -> Iterator[Finding]:
+               pads: bool = True, service: bool = True) -> Iterator[Finding]:
     pi = on_a_pi()
     yield from check_python(pi, constraints_file())
     if camera:
         yield from check_camera(config)
-    yield from check_pads(config, press_s=press_s)
+    if pads:
+        yield from check_pads(config, press_s=press_s)
     yield from check_data(data_dir)
     yield from check_clock()
     yield from check_port(config.web.host, config.web.port)

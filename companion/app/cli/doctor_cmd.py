@@ -19,9 +19,12 @@ MARK = {"ok": "ok  ", "warn": "WARN", "fail": "FAIL"}
 @click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), help="Where the event store lives.")
 @click.option("--press", "press_s", type=click.FloatRange(min=0), default=0.0,
               help="Also wait this many seconds for a press on every pad (the press test).")
-@click.option("--no-camera", is_flag=True, help="Skip the camera (while the service holds it).")
+@click.option("--skip", multiple=True, type=click.Choice(["camera", "pads", "service"]),
+              help="Leave a check out (the camera and pads while the service holds them; the service before "
+                   "it is started). Repeat for more.")
 @click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON.")
-def doctor(config_path: str | None, data_dir: Path | None, press_s: float, no_camera: bool, as_json: bool) -> None:
+def doctor(config_path: str | None, data_dir: Path | None, press_s: float, skip: tuple[str, ...],
+           as_json: bool) -> None:
     """Check Python and the libraries (against systemd/pi-constraints.txt on a Pi), the
     camera (a frame, its exposure and focus, the mat's markers), the seat pads (the GPIO
     chip, each pin's level, with --press a press test), the data directory and database,
@@ -41,7 +44,8 @@ def doctor(config_path: str | None, data_dir: Path | None, press_s: float, no_ca
         if not as_json:
             _print(findings[0])
         directory = resolve_data_dir(data_dir, config.store.data_dir)
-        for finding in run_checks(config, directory, press_s=press_s, camera=not no_camera):
+        for finding in run_checks(config, directory, press_s=press_s, camera="camera" not in skip,
+                                  pads="pads" not in skip, service="service" not in skip):
             findings.append(finding)
             if not as_json:
                 _print(finding)
