@@ -185,9 +185,9 @@ class StoreUnavailable(RuntimeError):
     """The event store cannot be opened; names the file, the cause and the fix."""
 
 
-NO_CAMERA_FOUND = ("no camera found (looked for a Pi camera through picamera2 and for USB webcams): "
-                   "the game goes on by taps on the page; plug one in and restart, or set [camera] source")
-CAMERA_OFF = 'no camera: [camera] source = "none" in the config; the game goes on by taps on the page'
+NO_CAMERA_FOUND = ("none found (no Pi camera through picamera2, no USB webcam): the game goes on by taps "
+                   "on the page; plug one in and restart, or set [camera] source")
+CAMERA_OFF = '[camera] source = "none" in the config: the game goes on by taps on the page'
 
 
 def source_options(spec: str, camera: Any) -> dict[str, Any]:

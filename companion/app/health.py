@@ -48,7 +48,7 @@ def referee_part(referee: Any) -> Part:
 def camera_part(loop: Any, problem: str) -> Part:
     """``loop``: the camera loop (None when there is no camera); ``problem``: why not."""
     if loop is None:
-        return Part("camera", "degraded", problem or "no camera: the game goes on by taps on the page")
+        return Part("camera", "degraded", f"no camera: {problem or 'the game goes on by taps on the page'}")
     state = loop.state
     if state == "live":
         return Part("camera", "ok", loop.message or "live")
