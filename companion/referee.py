@@ -23,8 +23,8 @@ import queue
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.events import InputEvent
@@ -79,6 +79,8 @@ class Referee:
         demo: bool = False,
         mat_zones: Callable[[str, int], MatZones] | None = None,
         admin_pin_hash: str = "",
+        default_game: str = "crocodile",
+        house_rules: Mapping[str, Mapping[str, Any]] | None = None,
     ) -> None:
         self.store = store
         self.table_name = table_name
@@ -104,6 +106,16 @@ class Referee:
         """The zones of the mat a game is played on, from vision (given by the composition root)."""
         self.admin_pin_hash = admin_pin_hash
         """From the config; overrides the PIN chosen at setup."""
+        self.default_game = default_game
+        """The game this table plays unless a setup says otherwise (config ``table.game``):
+        offered first, and what the camera reads for before any setup."""
+        self.house_rules = {game: dict(rules) for game, rules in (house_rules or {}).items()}
+        """This table's house rules by game (config ``[house_rules.GAME]``): offered as the
+        defaults, and given to every setup that leaves them out."""
+        self.health: Callable[[], dict[str, Any]] | None = None
+        """The table's health by part (set by the composition root; ``/healthz`` shows it)."""
+        self.alive_ns = clock()
+        """When the referee's thread last handled something (a :meth:`ping` at least)."""
         self.table: RefereedTable | None = None
         self.camera: dict[str, Any] | None = None
         """The camera's state for the page: live / stalled / gone, the picture's version."""
@@ -165,6 +177,16 @@ class Referee:
         Each status replaces the last: a recovered camera's old message goes."""
         self._inbox.put(_Status("camera", status))
 
+    def ping(self) -> None:
+        """Ask the referee's thread to show it is alive (the watchdog's): it sets
+        :attr:`alive_ns` when it gets there."""
+        self._inbox.put(_Status("ping", {}))
+
+    @property
+    def running(self) -> bool:
+        """The referee's thread is running."""
+        return self._thread is not None and self._thread.is_alive()
+
     def current_setup(self) -> TableSetup | None:
         """The game being played (any thread may ask)."""
         table = self.table
@@ -189,6 +211,9 @@ class Referee:
                 handled += 1
 
     def _status(self, status: _Status) -> None:
+        self.alive_ns = self.clock()
+        if status.key == "ping":
+            return
         if status.key == "camera":
             # A status replaces the last one (a recovered camera's "no frame" goes), but the
             # last picture stays shown until there is a newer one.
@@ -199,6 +224,7 @@ class Referee:
         self._publish()
 
     def _handle_stored(self, item: _Stored) -> None:
+        self.alive_ns = self.clock()
         started = time.perf_counter()
         self._handle(item.event, item.stored)
         self._publish()
@@ -286,17 +312,27 @@ class Referee:
     # -- commands from the page ------------------------------------------------------------
 
     def offers(self) -> list[GameOffer]:
-        """The games a setup may start, with their seats, house rules and setup choices."""
-        return offers()
+        """The games a setup may start, with their seats, house rules and setup choices:
+        this table's game first, each house rule at this table's value (the config's)."""
+        listed = sorted(offers(), key=lambda offer: offer.name != self.default_game)
+        return [replace(offer, house_rules=tuple(
+                    replace(rule, default=self.house_rules[offer.name][rule.name])
+                    if rule.name in self.house_rules.get(offer.name, {}) else rule
+                    for rule in offer.house_rules)) for offer in listed]
 
     def check_setup(self, data: dict[str, Any]) -> TableSetup:
         """Validate a setup before it is submitted (raises :class:`SetupError`): a game the
-        referee plays, its seats, house rules and first seat."""
+        referee plays, its seats, house rules and first seat. The house rules it leaves out
+        are this table's (the config's), written into the setup so that the stored game
+        replays the same under any config."""
         setup = parse_setup(data)
         if setup.game not in REFEREED:
             raise SetupError("game", f"the live referee follows {', '.join(REFEREED)} so far; "
                                      f"{setup.game} can be replayed from records ('companion replay')")
-        return setup
+        table_rules = self.house_rules.get(setup.game)
+        if not table_rules:
+            return setup
+        return replace(setup, house_rules={**table_rules, **setup.house_rules})
 
     def pin_ok(self, pin: str | None) -> bool:
         """Admin actions (undo, next round, a new setup while a game runs) need the PIN:

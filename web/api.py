@@ -41,11 +41,15 @@ def camera_picture() -> Response | tuple[Response, int]:
 
 
 @bp.get("/healthz")
-def healthz() -> Response:
+def healthz() -> Response | tuple[Response, int]:
+    """The table's health by part (the referee, the camera, the seat pads, the store):
+    ``status`` is ``ok``, ``degraded`` (it runs without a part, which says what is missing)
+    or ``failing``, which answers 503 so that a monitor can tell."""
     referee = get_referee()
-    return jsonify(
-        {"ok": True, "session": referee.session_id, "version": referee.live.current().version}
-    )
+    report = referee.health() if referee.health is not None else {"status": "ok", "parts": {}}
+    body = {"ok": report["status"] != "failing", **report, "session": referee.session_id,
+            "version": referee.live.current().version}
+    return (jsonify(body), 503) if report["status"] == "failing" else jsonify(body)
 
 
 @bp.get("/api/events")

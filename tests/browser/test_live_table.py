@@ -367,3 +367,11 @@ def test_every_control_on_a_phone_is_a_labelled_thumb_sized_button(referee, phon
         box = button.bounding_box()
         assert box["height"] >= 44 and box["width"] >= 44, button.inner_text()
         assert button.inner_text().strip() or button.get_attribute("aria-label")
+
+
+def test_no_camera_and_a_lost_one_are_said_plainly(referee, phones):
+    page = phones.open()
+    referee.camera_status({"state": "none", "message": "none found: the game goes on by taps on the page"})
+    expect(page.locator("#camera-status")).to_have_text("No camera: none found: the game goes on by taps on the page")
+    referee.camera_status({"state": "gone", "message": "usb:0: the camera is gone; trying again in 2 s"})
+    expect(page.locator("#camera-status")).to_have_text("Camera lost: usb:0: the camera is gone; trying again in 2 s")

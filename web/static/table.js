@@ -241,8 +241,11 @@ function renderCamera(state) {
   const camera = state.camera;
   show(byId("camera-panel"), Boolean(camera));
   if (!camera) return;
-  const status = [camera.state || "", camera.message || ""].filter(Boolean).join(": ");
-  setText(byId("camera-status"), status ? `Camera ${status}` : "");
+  // Said plainly: no camera at all, or one that is lost and tried again, means taps.
+  const words = { none: "No camera", gone: "Camera lost", stalled: "Camera stalled", ended: "Replay over",
+                  live: "Camera live" }[camera.state] || (camera.state ? `Camera ${camera.state}` : "");
+  const status = [words, camera.message || ""].filter(Boolean).join(": ");
+  setText(byId("camera-status"), status);
   // The camera loop numbers its pictures; a new number means a new picture to fetch.
   const version = camera.picture ?? camera.version ?? null;
   const img = byId("camera-picture");

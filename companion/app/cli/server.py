@@ -8,10 +8,12 @@ import sys
 import tempfile
 import threading
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
 from companion.app.config import ConfigError, load_config
+from companion.app.health import table_parts
 from companion.app.paths import data_dir as resolve_data_dir
 from companion.app.server import lan_ip, make_server, port_is_free
 
@@ -21,7 +23,7 @@ def _load_or_exit(path: str | None):  # type: ignore[no-untyped-def]
         return load_config(path)
     except ConfigError as exc:
         click.echo(f"Config error: {exc}", err=True)
-        sys.exit(2)
+        sys.exit(EXIT_CONFIG)
 
 
 def _qr(url: str) -> str:
@@ -80,26 +82,72 @@ def _keyboard_pads(table) -> None:  # type: ignore[no-untyped-def]
     threading.Thread(target=read_keys, name="keyboard-pads", daemon=True).start()
 
 
+EXIT_CONFIG = 2
+"""The config cannot be read or is wrong (the unit does not restart on it: a person must)."""
+EXIT_PORT = 3
+"""The port is taken."""
+EXIT_STORE = 4
+"""The event store cannot be opened (a folder not writable, a full disk, a damaged file)."""
+
+
+def _fail(message: str, code: int) -> NoReturn:
+    click.echo(f"companion serve: {message}", err=True)
+    sys.exit(code)
+
+
 @click.command()
 @click.option("--config", "config_path", type=click.Path(dir_okay=False), help="Config file (see 'companion config').")
 @click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), help="Where the event store lives.")
 @click.option("--host", default=None, help="Address to listen on (default from the config: 0.0.0.0).")
 @click.option("--port", type=int, default=None, help="Port (default from the config: 8000).")
-def serve(config_path: str | None, data_dir: Path | None, host: str | None, port: int | None) -> None:
+@click.option("--simulate", is_flag=True,
+              help="Simulate the seat pads (gpiozero's MockFactory, pressed from the page): no GPIO needed.")
+def serve(config_path: str | None, data_dir: Path | None, host: str | None, port: int | None,
+          simulate: bool) -> None:
     """Run the referee for a real table: camera, seat pads and the web page.
 
     Resumes the last unfinished table session from the event store, so a restart
-    (power cut, crash, update) continues the game where it was.
+    (power cut, crash, update) continues the game where it was. A part that is missing
+    (no camera, no seat pads) leaves the table running without it, and the page says so;
+    what it cannot run without (its config, its port, its store) ends it with a message
+    and a non-zero status: 2 config, 3 port, 4 store.
     """
-    from companion.app.assemble import assemble_table
+    from companion.app.assemble import StoreUnavailable, assemble_table
+    from companion.app.watchdog import Notifier, Watchdog, watchdog_interval_s
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     config = _load_or_exit(config_path)
+    host = host or config.web.host
+    port = port if port is not None else config.web.port
+    if not port_is_free(host, port):
+        _fail(f"port {port} on {host} is taken (another 'companion serve', or another program: "
+              f"'ss -ltnp' names it). Stop it, or choose another port with --port or [web] port.", EXIT_PORT)
     directory = resolve_data_dir(data_dir, config.store.data_dir)
-    table = assemble_table(config, directory, demo=False)
+    if simulate:
+        click.echo("  SIMULATED SEAT PADS (--simulate): gpiozero MockFactory, no GPIO is read; "
+                   "press the pads on the page")
+    try:
+        table = assemble_table(config, directory, demo=False, simulate=simulate)
+    except StoreUnavailable as exc:
+        _fail(str(exc), EXIT_STORE)
     click.echo(f"  Event store: {directory}")
-    _run(table, host or config.web.host, port if port is not None else config.web.port, config.web.threads,
-         show_qr=True)
+    for part in table_parts(table):
+        if part.state != "ok":
+            click.echo(f"  {part.state.upper()}: {part.name}: {part.message}")
+    notifier = Notifier()
+    interval = watchdog_interval_s()
+    if notifier.enabled:
+        notifier.send("READY=1", f"STATUS={_status_line(table)}")
+        if interval is not None:
+            watchdog = Watchdog(table, notifier, interval, status=lambda: _status_line(table)).start()
+            table._closers.callback(watchdog.stop)
+    _run(table, host, port, config.web.threads, show_qr=True)
+
+
+def _status_line(table) -> str:  # type: ignore[no-untyped-def]
+    """The health of each part, one line (systemctl status shows it)."""
+    return "; ".join(f"{p.name} {p.state}" + (f" ({p.message})" if p.state != "ok" else "")
+                     for p in table_parts(table))
 
 
 @click.command()
