@@ -58,12 +58,25 @@ from companion.refereeing.setup import TableSetup
 from companion.refereeing.table import MATCH_INPUTS, MatchTable
 from companion.zones import Zone, ZoneNameError
 
+POWER_ACTIONS = (Peek, BlindSwap, PowerPeek, PowerSwap, Skip)
+"""What a power's user does (a claim or a call meanwhile is another move, entered by hand)."""
 MAX_STEPS = 8
 """Lines applied for one reading at most (a smackdown, the losers' claims, a reward)."""
 
 
 class CaboTable(MatchTable):
     """One table session of Crocodile or Recall, refereed from camera, pads and taps."""
+
+    MATCH_ENDS = (
+        {"label": "100 points: rounds until someone reaches 100, the lowest total wins", "target": 100},
+        {"label": "50 points", "target": 50},
+        {"label": "One round", "rounds": 1},
+        {"label": "5 rounds", "rounds": 5},
+        {"label": "Until we finish it (the Finish button)"},
+    )
+    """The common ways to end a match (Cabo's usual 100 points first), offered at setup."""
+    MATCH_RULE = "match_target"
+    """The house rule (CR-G18) that the setup's choice replaces."""
 
     def __init__(self, setup: TableSetup, mat: MatZones = NO_MAT) -> None:
         super().__init__(setup)
@@ -472,11 +485,11 @@ class CaboTable(MatchTable):
         t = self.game.table
         if self.question is not None or t.phase != "power" or t.turn is None:
             return
-        actions = self.game.legal_actions(t.turn)
+        actions = [a for a in self.game.legal_actions(t.turn) if isinstance(a, POWER_ACTIONS)]
         if not actions:
             return
         options = tuple(Option(self._describe([a]), (a.to_json(),)) for a in actions)
-        self._ask("unseen", f"{self._seat_name(t.turn)} uses a power: what did they do?", options, seat=t.turn)
+        self._ask_move("unseen", f"{self._seat_name(t.turn)} uses a power: what did they do?", options, seat=t.turn)
 
     # -- presentation ------------------------------------------------------------------
 

@@ -33,16 +33,18 @@ from companion.refereeing.questions import Option
 from companion.refereeing.setup import TableSetup
 from companion.refereeing.table import MATCH_INPUTS, MatchTable
 
-MAX_OPTIONS = 24
-"""A question never offers more buttons than fit on a phone; past this the page's own
-move entry is the way."""
-
 
 class PoolPartyTable(MatchTable):
     """A match of Crocodile Pool Party (two players: seat 0 Red, seat 1 Yellow, PP-01)."""
 
     SEAT_ROLES = ("Red", "Yellow")
     FIRST_LABEL = "Who starts"
+    MATCH_ENDS = (
+        {"label": "One game", "rounds": 1},
+        {"label": "3 games: the most tiles in all wins", "rounds": 3},
+        {"label": "5 games", "rounds": 5},
+        {"label": "Until we finish it (the Finish button)"},
+    )
 
     def __init__(self, setup: TableSetup, mat: MatZones = NO_MAT) -> None:
         super().__init__(setup)
@@ -143,8 +145,8 @@ class PoolPartyTable(MatchTable):
         if len(boards) == 1:
             self._try(candidates[0])
             return
-        options = [Option(self._describe(a), (a.to_json(),)) for a in list(boards.values())[:MAX_OPTIONS]]
-        self._ask("which_move", "The camera saw a move that could be one of these: which was it?", options)
+        options = [Option(self._describe(a), (a.to_json(),)) for a in boards.values()]
+        self._ask_move("which_move", "The camera saw a move that could be one of these: which was it?", options)
 
     def _board_after(self, action: Action) -> Any:
         """What the board looks like after ``action`` (tried on the game, then taken back)."""
@@ -258,8 +260,8 @@ class PoolPartyTable(MatchTable):
         legal = self.game.legal_actions()
         if self.question is not None or not legal or not all(isinstance(a, Reveal) for a in legal):
             return
-        options = [Option(self._describe(a), (a.to_json(),)) for a in legal[:MAX_OPTIONS]]
-        self._ask("unseen", "Turn the swimmers at the bar over: which numbers are they?", options)
+        options = [Option(self._describe(a), (a.to_json(),)) for a in legal]
+        self._ask_move("unseen", "Turn the swimmers at the bar over: which numbers are they?", options)
 
     # -- presentation ----------------------------------------------------------------------
 
@@ -271,6 +273,8 @@ class PoolPartyTable(MatchTable):
         taken changes nothing on the board, so a move is offered once per square reached);
         a swimmer turned over by the number it shows (nobody knew it before)."""
         seat = _seat_of(action)
+        if seat is None and not isinstance(action, Reveal):
+            seat = self.game.position.to_move.seat  # a tile's move is the player's to move
         data = action.to_json()
         if isinstance(action, Place):
             path: tuple[str, ...] = ("Place a swimmer", f"on {action.square.name}")

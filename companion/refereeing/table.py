@@ -29,6 +29,10 @@ RULINGS_SHOWN = 12
 MATCH_INPUTS = ("score", "finish")
 """Inputs every table handles the same way (:meth:`MatchTable.on_match_input`)."""
 MAX_POINTS = 1_000_000
+QUESTION_OPTIONS = 6
+"""A question offers at most this many buttons (they fit on a phone and beside the table on
+a TV); past it, it asks the players to enter the move by hand, where every legal move is a
+few taps away."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +81,13 @@ class MatchTable:
              zone: str | None = None) -> None:
         self._questions += 1
         self.question = Question(self._questions, kind, prompt, tuple(options), seat, zone)
+
+    def _ask_move(self, kind: str, prompt: str, options: Sequence[Option], *, seat: int | None = None) -> None:
+        """Ask which move it was: with a button per move when they are few, else by hand."""
+        if len(options) > QUESTION_OPTIONS:
+            self._ask(kind, f"{prompt} Enter it with “Enter a move”.", (), seat=seat)
+        else:
+            self._ask(kind, prompt, options, seat=seat)
 
     def _announce(self, ruling: Mapping[str, Any]) -> None:
         entry = dict(ruling)

@@ -18,7 +18,7 @@ from companion.games.cabo import Crocodile, Recall
 from companion.games.cabo.actions import Look, Reveal, TurnUp
 from companion.games.cabo.simulate import random_action
 from companion.games.poolparty import PoolParty
-from companion.games.poolparty.actions import Flip, Pass
+from companion.games.poolparty.actions import Flip, Pass, Place
 from companion.referee import Referee, Refused
 from companion.store import Store
 
@@ -192,12 +192,14 @@ def play_pool_party_game(table: HandTable, truth: PoolParty, rng: random.Random)
             truth.apply(action)  # the referee passes for a player with no move by itself
             continue
         origin = action.to_json().get("from")
+        mover = action.colour.seat if isinstance(action, Place) else truth.position.to_move.seat
         truth.apply(action)
         wanted = _bare(action.to_json())
         if isinstance(action, Flip):  # the players say which number the swimmer shows
             wanted["number"] = truth.position.top(truth.board.index_by_name[origin]).number
         moves = [m for m in table.moves() if _bare(m["action"]) == wanted]
         assert len(moves) == 1, (wanted, [m["action"] for m in table.moves()][:8])
+        assert moves[0]["seat"] == mover  # offered as the mover's
         table.tap(moves[0])
 
 
