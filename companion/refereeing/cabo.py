@@ -21,6 +21,7 @@ the card landed, light a seat) comes back as typed effects
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
@@ -611,7 +612,10 @@ class CaboTable(MatchTable):
         return Move(seat, path, data, tuple(picks))
 
     def _card_codes(self) -> list[str]:
-        return sorted((face.code for face in self.game.composition), key=_deck_order)
+        """The faces a pick may name: the deck's, but those whose every copy is in sight."""
+        seen = Counter(card.face for card in self.game.table.cards if card.public and card.face is not None)
+        return sorted((face.code for face, count in self.game.composition.items() if seen[face] < count),
+                      key=_deck_order)
 
     def private_state(self, seat: int) -> dict[str, Any]:
         """What ``seat`` knows besides the public state: the engine's view for that seat."""
