@@ -46,6 +46,8 @@ def test_the_moves_and_a_move_entered_by_hand(client, referee):
     assert post(client, "/api/act", {"action": action}).status_code == 200
     referee.process_pending()
     assert referee.public_state()["game"]["view"]["discard"]["top"] == "7c"
+    cards = client.get("/api/moves").get_json()["cards"]
+    assert "7c" not in cards and "7h" in cards  # one deck: the only 7♣ is on the pile
 
 
 @pytest.mark.parametrize("body, field", [
