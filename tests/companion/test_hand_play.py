@@ -9,7 +9,9 @@ as an ``act``. The referee's scores must then be the truth's.
 from __future__ import annotations
 
 import copy
+import json
 import random
+import re
 
 import pytest
 
@@ -18,7 +20,7 @@ from companion.games.cabo import Crocodile, Recall
 from companion.games.cabo.actions import Look, Reveal, TurnUp
 from companion.games.cabo.simulate import random_action
 from companion.games.poolparty import PoolParty
-from companion.games.poolparty.actions import Flip, Pass, Place
+from companion.games.poolparty.actions import CrocMove, Flip, Pass, Place
 from companion.referee import Referee, Refused
 from companion.store import Store
 
@@ -71,6 +73,12 @@ def _bare(data: dict) -> dict:
 # -- Crocodile and Recall --------------------------------------------------------------------
 
 
+def _codes(data) -> set[str]:
+    """Every card code in a JSON value (the moves, or the public view)."""
+    text = json.dumps(data)
+    return set(re.findall(r'"([2-9TJQKA][shdc]|JOKER)"', text))
+
+
 def _cabo_codes(truth, action) -> dict:
     """The cards the players name for ``action``, read from the truth before it is applied."""
     t = truth.table
@@ -107,8 +115,10 @@ def play_cabo_round(table: HandTable, truth, rng: random.Random) -> None:
         if len(getattr(action, "cards", None) or ()) > 1:
             continue  # one card per claim: the page's claims flip one card each
         wanted = _bare(action.to_json())
-        moves = [m for m in table.moves() if _bare(m["action"]) == wanted]
-        assert len(moves) == 1, (wanted, [m["action"] for m in table.moves()])
+        offered = table.moves()
+        assert _codes(offered) <= _codes(table.game["view"])  # no card a player alone may know
+        moves = [m for m in offered if _bare(m["action"]) == wanted]
+        assert len(moves) == 1, (wanted, [m["action"] for m in offered])
         table.tap(moves[0], _cabo_codes(truth, action))
         truth.apply(action)
 
@@ -187,7 +197,9 @@ def test_an_illegal_move_entered_by_hand_is_ruled_like_the_cameras(tmp_path):
 def play_pool_party_game(table: HandTable, truth: PoolParty, rng: random.Random) -> None:
     while truth.outcome() is None:
         legal = truth.legal_actions()
-        action = rng.choice(legal)
+        eating = [a for a in legal if isinstance(a, CrocMove) and a.to_json()["to"] != "bar"
+                  and truth.position.top(truth.board.index_by_name[a.to_json()["to"]]) is not None]
+        action = rng.choice(eating or legal)  # crocodiles eat when they can: a shorter game
         if isinstance(action, Pass):
             truth.apply(action)  # the referee passes for a player with no move by itself
             continue
