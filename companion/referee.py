@@ -310,6 +310,10 @@ class Referee:
         """The games a setup may start, with their seats, house rules and setup choices."""
         return offers()
 
+    def game_labels(self) -> dict[str, str]:
+        """Every game the history may hold, by name, with its name for people."""
+        return dict(LABELS)
+
     def check_setup(self, data: dict[str, Any]) -> TableSetup:
         """Validate a setup before it is submitted (raises :class:`SetupError`)."""
         return parse_setup(data)

@@ -37,9 +37,9 @@ def _filters() -> dict[str, Any]:
     out: dict[str, Any] = {}
     game = request.args.get("game", "")
     if game:
-        known = {offer.name for offer in referee.offers()} | {e["game"] for e in referee.history(limit=1_000_000)}
+        known = referee.game_labels()
         if game not in known:
-            raise ApiError(400, "game", f"{game[:40]!r} is not a game played here (known: {', '.join(sorted(known))})")
+            raise ApiError(400, "game", f"{game[:40]!r} is not one of the games ({', '.join(sorted(known))})")
         out["game"] = game
     player = request.args.get("player", "").strip()
     if player:
