@@ -127,7 +127,6 @@ function rulingMeta(ruling) {
     ruling.round ? `${kind ? " · " : ""}round ${ruling.round}` : "");
 }
 
-
 function renderRuling(state) {
   const rulings = state.game ? state.game.rulings : [];
   const key = `${state.session}:${JSON.stringify(rulings[0] || null)}`;
