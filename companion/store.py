@@ -57,6 +57,21 @@ class StoredEvent:
 
 
 @dataclass(frozen=True)
+class Player:
+    id: int
+    name: str
+    created_wall: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name}
+
+
+def name_key(name: str) -> str:
+    """How two players' names are compared: "ann " and "Ann" are one player."""
+    return " ".join(name.split()).casefold()
+
+
+@dataclass(frozen=True)
 class SessionInfo:
     id: int
     created_wall: float
@@ -136,7 +151,24 @@ def _v3(db: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3)
+def _v4(db: sqlite3.Connection) -> None:
+    """Version 4: the players kept across games (a setup seats them by id), so the history
+    and the statistics follow a player whatever the seat. A name is unique whatever its
+    case (``name_key``: trimmed, case-folded)."""
+    _run_script(
+        db,
+        """
+        CREATE TABLE players (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            name_key TEXT NOT NULL UNIQUE,
+            created_wall REAL NOT NULL
+        );
+        """
+    )
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3, _v4)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -292,6 +324,37 @@ class Store:
             ).fetchall()
         for seq, t_ns, wall, kind, source, payload in rows:
             yield StoredEvent(session_id, seq, t_ns, wall, kind, source, json.loads(payload))
+
+    # -- players (kept across games) -------------------------------------------------------
+
+    def players(self) -> list[Player]:
+        """Every player, by name."""
+        with self._lock:
+            rows = self._db.execute("SELECT id, name, created_wall FROM players ORDER BY name_key").fetchall()
+        return [Player(r[0], r[1], r[2]) for r in rows]
+
+    def player(self, player_id: int) -> Player | None:
+        with self._lock:
+            row = self._db.execute("SELECT id, name, created_wall FROM players WHERE id=?", (player_id,)).fetchone()
+        return None if row is None else Player(row[0], row[1], row[2])
+
+    def player_named(self, name: str) -> Player | None:
+        with self._lock:
+            row = self._db.execute("SELECT id, name, created_wall FROM players WHERE name_key=?",
+                                   (name_key(name),)).fetchone()
+        return None if row is None else Player(row[0], row[1], row[2])
+
+    def add_player(self, name: str) -> Player:
+        """The player called ``name``: the one already kept (whatever the case), or a new one."""
+        clean = " ".join(name.split())
+        if not clean:
+            raise StoreError(f"{self.path}: a player needs a name")
+        with self._lock, self._transaction():
+            self._db.execute("INSERT OR IGNORE INTO players (name, name_key, created_wall) VALUES (?, ?, ?)",
+                             (clean, name_key(clean), time.time()))
+            row = self._db.execute("SELECT id, name, created_wall FROM players WHERE name_key=?",
+                                   (name_key(clean),)).fetchone()
+        return Player(row[0], row[1], row[2])
 
     # -- private settings (not events) ----------------------------------------------------
 

@@ -37,6 +37,10 @@ def create_app(test_config: dict[str, Any] | None = None, *, referee: Referee | 
         ADMIN_TRIES_SECONDS=60,
         SESSION_COOKIE_NAME="table_admin",
         SESSION_COOKIE_SAMESITE="Strict",
+        JOIN_URL=None,
+        # The address phones join at, for the QR code (set by the server: its LAN address).
+        RULES_DIR=None,
+        # Where docs/rules/*.md are (None: the checkout's docs/rules).
     )
     if test_config:
         app.config.update(test_config)
@@ -47,12 +51,14 @@ def create_app(test_config: dict[str, Any] | None = None, *, referee: Referee | 
         referee = Referee(store, table_name=app.config["TABLE_NAME"], demo=app.config["DEMO"])
     app.extensions["referee"] = referee
 
-    from web import admin, api, pages, security
+    from web import admin, api, join, pages, play, records, rules, security
 
     security.init_app(app, app.config.get("ALLOWED_HOSTS"))
     admin.init_app(app, referee)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    for blueprint in (play.bp, records.bp, rules.bp, join.bp):
+        app.register_blueprint(blueprint)
     if app.config["DEMO"] or referee.demo:
         from web import demo
 

@@ -143,7 +143,7 @@ def test_private_settings_live_apart_from_the_events_and_survive_a_reopen(tmp_pa
     old.append(session, "input.call", {"seat": 1})
     old.close()
     store = Store(path)
-    assert store.schema_version == 3 and store.private("admin_pin_hash") is None
+    assert store.schema_version == SCHEMA_VERSION and store.private("admin_pin_hash") is None
     assert store.set_private("admin_pin_hash", "h1", only_if_unset=True) is True
     assert store.set_private("admin_pin_hash", "h2", only_if_unset=True) is False  # the first claim wins
     assert store.private("admin_pin_hash") == "h1"

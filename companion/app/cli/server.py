@@ -36,12 +36,28 @@ def _qr(url: str) -> str:
     return out.getvalue()
 
 
+def demo_pin(table) -> str:  # type: ignore[no-untyped-def]
+    """The demo's admin PIN: a new one each run, made the table's PIN (web/admin.py's rules),
+    so that phones on the network cannot undo or finish without it; printed for whoever
+    runs the demo."""
+    import secrets
+
+    from companion.refereeing.setup import hash_pin
+    from web.admin import PIN_KEY
+
+    pin = f"{secrets.randbelow(10_000):04d}"
+    table.store.set_private(PIN_KEY, hash_pin(pin))
+    return pin
+
+
 def _run(table, host: str, port: int, threads: int, *, show_qr: bool) -> None:  # type: ignore[no-untyped-def]
     server = make_server(table.app, host, port, threads)
     actual = int(server.effective_port)
     local = f"http://{'127.0.0.1' if host in ('0.0.0.0', '127.0.0.1') else host}:{actual}/"
     click.echo(f"\n  Table Companion is running: {local}")
     lan = f"http://{lan_ip()}:{actual}/"
+    # The page's QR code: the address phones can reach (the LAN's, when they may join).
+    table.app.config["JOIN_URL"] = lan if host == "0.0.0.0" else local
     if host == "0.0.0.0":
         click.echo(f"  Phones on this network: {lan}")
         if show_qr:
@@ -181,5 +197,6 @@ def demo(host: str, port: int, data_dir: Path | None, game: str) -> None:
 
         run = DEMOS[game](table).start()
         table._closers.callback(run.stop)
+        click.echo(f"  Admin PIN for this demo: {demo_pin(table)} (undo, scores by hand, finish, new games)")
         _keyboard_pads(table)
         _run(table, host, port, threads=48, show_qr=True)
