@@ -143,7 +143,7 @@ class Director:
     def turn_draw_power(self, seat: int, use: Peek | BlindSwap) -> None:
         """Draw a power card and play it for its power (the player says so on the phone),
         then use it: a look (the card lifted and put back) or a blind switch of two cards
-        (both moved); the camera sees only that, the phone says which."""
+        (both moved); the camera sees only that, the player enters which on the phone."""
         truth, world = self._table()
         self.stage.show(world, [HandOver("draw", seat=seat)], settle=False)
         truth.apply(Draw(seat))
@@ -158,7 +158,7 @@ class Director:
         truth.apply(use)
         world.settle()
         self.stage.show(world)
-        self.stage.answer(lambda q: _option(q, _action_words(use, self.seats)))
+        self.stage.tap("act", {"action": use.to_json()})  # entered by hand on the phone
 
     def smack(self, claims: Sequence[tuple[int, Place]], gap_ms: float = 4.0) -> None:
         """Seats slap their pads ``gap_ms`` apart, in order, each flipping the card at its
@@ -213,14 +213,6 @@ def _face(game: CaboGame, cid: int | None) -> Card:
 
 def _code_at(game: CaboGame, place: Place) -> str:
     return _face(game, game.table.layouts[place[0]][place[1]]).code
-
-
-def _action_words(action: Peek | BlindSwap, seats: Sequence[str]) -> str:
-    """How the referee's buttons name a power used (``companion.refereeing.cabo``)."""
-    if isinstance(action, Peek):
-        return f"looked at {seats[action.target[0]]}'s card {action.target[1] + 1}"
-    return (f"swapped {seats[action.a[0]]}'s card {action.a[1] + 1} "
-            f"with {seats[action.b[0]]}'s card {action.b[1] + 1}")
 
 
 def _option(question: dict[str, Any], words: str) -> int | None:
