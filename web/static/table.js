@@ -6,6 +6,7 @@ import { face, back, gap, pretty } from "./cards.js";
 import { renderScoreboard } from "./scoreboard.js";
 import { setupAdmin } from "./admin.js";
 import { poolHeadline, poolSubline, renderPool } from "./poolparty.js";
+import { crapoHeadline, crapoSubline, renderCrapo } from "./crapo.js";
 
 // The games' own words for the call and the out-of-turn claim.
 const WORDS = {
@@ -62,9 +63,10 @@ function renderStatus(state) {
     return;
   }
   const view = game.view, w = words(game.game);
-  if (game.game === "pool-party") {
-    setText(byId("headline"), poolHeadline(view));
-    subline.replaceChildren(poolSubline(view, game.round));
+  if (game.game === "pool-party" || game.game === "crapo") {
+    const crapo = game.game === "crapo";
+    setText(byId("headline"), crapo ? crapoHeadline(view) : poolHeadline(view));
+    subline.replaceChildren(crapo ? crapoSubline(view, game.round, game.scores) : poolSubline(view, game.round));
     for (const id of ["final-round", "window", "pending"]) show(byId(id), false);
     return;
   }
@@ -202,11 +204,13 @@ function seatItem(state, seat, view) {
 
 function renderTable(state) {
   const pool = state.game && state.game.game === "pool-party";
+  const crapo = state.game && state.game.game === "crapo";
   show(byId("pool"), pool);
-  show(byId("seats"), !pool);
-  if (pool) {
+  show(byId("crapo"), crapo);
+  show(byId("seats"), !pool && !crapo);
+  if (pool || crapo) {
     show(byId("piles"), false);
-    renderPool(byId("pool"), state.game.view);
+    (pool ? renderPool : renderCrapo)(byId(pool ? "pool" : "crapo"), state.game.view);
     return;
   }
   const view = state.game ? state.game.view : null;
