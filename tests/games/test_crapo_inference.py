@@ -6,7 +6,7 @@ import pytest
 
 from companion.games.crapo import Crapo, Draw, Move, Sequence, Trash
 from companion.games.crapo.faces import face
-from companion.games.crapo.inference import ObservationError, observe
+from companion.games.crapo.inference import ObservationError, built_legally, goal_of, observe
 from companion.games.crapo.reading import CrapoReading
 from companion.games.crapo.rules import play
 
@@ -189,3 +189,17 @@ def test_a_deck_seen_as_backs_counts_them():
     seen = seen_after(game, Draw(0), Move(0, face("8h"), "drawn", "tableau0"))
     seen["deck0"] = ["BACK"]
     assert len(game.explain(read(seen)).candidates) == 1
+
+
+def test_CP_03_a_column_no_legal_move_can_build_is_known_before_any_search():
+    game = table(tableau0=["Qc", "Jh", "Ts", "9h"], tableau1=[], tableau2=[], tableau3=[], tableau7=["8d"],
+                 tableau4=["8c"], deck0=30)
+    wrong = seen_after(game, Move(0, face("8d"), "tableau7", "tableau0"))
+    right = seen_after(game, Move(0, face("8c"), "tableau4", "tableau0"))
+    assert not built_legally(game.table, goal_of(read(wrong)))
+    assert built_legally(game.table, goal_of(read(right)))
+    # the cards under the place where the column changed are not judged: they lay there already
+    odd = table(tableau0=["2c", "Kh"], tableau1=["Qs"], deck0=30)
+    assert built_legally(odd.table, goal_of(read(seen_after(odd, Move(0, face("Qs"), "tableau1", "tableau0")))))
+    explanation = game.explain(read(wrong))
+    assert explanation.violation.rule_id == "CP-03" and explanation.candidates == ()

@@ -34,7 +34,7 @@ from companion.games.crapo.actions import (
     Stop,
     Trash,
 )
-from companion.games.crapo.faces import Face, code
+from companion.games.crapo.faces import Face, builds_down, code
 from companion.games.crapo.reading import CrapoReading, ObservationError
 from companion.games.crapo.rules import Context, Fault, fault_of, legal_actions, play, possible_offences
 from companion.games.crapo.table import Table
@@ -244,6 +244,25 @@ def search(origin: Table, ctx: Context, goal: Goal, *, offences: bool = False, b
     return found
 
 
+def built_legally(t: Table, goal: Goal) -> bool:
+    """Whether legal moves can build every column as ``goal`` shows it. A card that is not
+    where it lay on ``t`` was put there after every card above its place had left, so it
+    builds down on the card under it (CP-03), and so does each card laid on it since. A
+    column that breaks this (a red eight on a red nine) is no legal run's work: the search,
+    which may go through thousands of tables before it gives up, is not needed to say so."""
+    for name, want in goal.items():
+        if want.how not in ("exact", "prefix"):
+            continue
+        pile, cards = t.piles[name], want.cards
+        same = 0
+        while same < min(len(pile), len(cards)) and _same(pile[same], cards[same]):
+            same += 1
+        for below, card in zip(cards[max(same - 1, 0):], cards[max(same, 1):], strict=False):
+            if below is not None and card is not None and not builds_down(card, below):
+                return False
+    return True
+
+
 def as_action(actions: tuple[CrapoAction, ...]) -> CrapoAction:
     return actions[0] if len(actions) == 1 else Sequence(actions)
 
@@ -257,7 +276,7 @@ def explain(t: Table, ctx: Context, reading: CrapoReading) -> Explanation:
     differ, _ = distance(t, goal)
     if differ == 0:
         return Explanation(unchanged=True)
-    legal = search(t, ctx, goal)
+    legal = search(t, ctx, goal) if built_legally(t, goal) else []
     if legal:
         return Explanation(candidates=tuple(as_action(f.actions) for f in legal))
     wrong = search(t, ctx, goal, offences=True, budget=OFFENCE_BUDGET, max_actions=4)
