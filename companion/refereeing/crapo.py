@@ -68,8 +68,8 @@ MAX_OPTIONS = 24
 """A question never offers more buttons than fit on a phone."""
 COLUMN_REACH_MM = 120.0
 """A card the reader placed on no zone, this close to a tableau space and within its
-width, is a card of that column: a long fan runs past the end of its space, and past the
-edge of the mat."""
+width, is a card of that column: a long fan runs past the end of its space, past the edge
+of the mat, and out of the picture."""
 
 
 class CrapoTable(MatchTable):
@@ -151,8 +151,12 @@ class CrapoTable(MatchTable):
             return
         if self._doubtful(reading):
             return
+        unread = [d for d in reading.doubts if d.pile in TABLEAU]
+        if unread:
+            where = _place_words(unread[0], reading, self._seat_name)
+            self._note(f"The camera cannot read {where}; waiting for a clearer view.")
+            return
         cards = [pile[0] for pile in dealt]
-        assert all(card is not None for card in cards)
         if self.match.house_rules["deck_ownership"] == "one_pack_each":
             for seat in (0, 1):
                 mine = cards[4 * seat: 4 * seat + 4]
@@ -254,8 +258,8 @@ class CrapoTable(MatchTable):
         if self._taken_back:
             self._note("Waiting for the table to be put right: the move taken back goes back where it was.")
             return
-        if explanation.candidates:
-            self._choose(list(explanation.candidates))  # under Stop!, an offence stands until called
+        if explanation.candidates:  # under Stop!, an offence stands until called
+            self._choose(list(explanation.candidates), sure=not reading.doubts)
             return
         if explanation.violation is not None:
             ruling = explanation.violation.to_json()
@@ -280,14 +284,20 @@ class CrapoTable(MatchTable):
         return True
 
     def _settle(self, reading: CrapoReading) -> CrapoReading:
-        """The reading with what the players said, and what the referee knows, put in:
+        """The reading with what the players said, and what the referee knows, put in.
 
-        * a doubtful card is the card known to lie there when the camera's best reading
-          is that card, or when a card it knows lies right on it was read surely;
-        * a column read with the known bottom and top cards, and between them known cards
-          in order with some missing or unread, is the known column: a covered card
-          changes only with every card on it, and a column rebuilt legally runs down one
-          rank at a time, so the camera missed (or imagined) an index strip.
+        * A doubtful card is the card known to lie there when the camera's best reading is
+          that card, or when a card it knows lies right on it was read surely.
+        * A column whose bottom and top cards read as the known ones is the known column,
+          whatever its covered index strips read (missed, imagined, or one read as
+          another): a covered card changes only when every card on it leaves, and a column
+          rebuilt on the same bottom card runs down one rank at a time in alternating
+          colours, so nothing but a card of the same rank and colour put back in its place
+          can differ; were it so, the card taken out shows up elsewhere, nothing explains
+          that, and the referee waits. A column whose top runs out of sight is, so, the
+          known column up to the last card read, when the cards read are known ones in order.
+        * Likewise, under a card read surely at its known place in a column (the column
+          grew or shrank above it), the cards are the known ones.
         """
         assert self.game is not None
         piles = self.game.table.piles
@@ -310,20 +320,35 @@ class CrapoTable(MatchTable):
                 known[key] = card
         reading = reading.settled(known)
         columns: dict[str, tuple[Face | None, ...]] = {}
+        settled_to: dict[str, int] = {}
         for name in TABLEAU:
             read, have = reading.piles.get(name), piles[name]
-            if read is None or name in reading.partial or tuple(read) == tuple(have):
+            if not read or not have or tuple(read) == tuple(have):
                 continue
-            if (read and have and read[-1] is not None and read[-1] == have[-1] and read[0] in (None, have[0])
-                    and _strips_of(read, have)):
-                columns[name] = tuple(have)
-        return reading.replaced(columns)
+            top = read[-1]
+            if top is not None and read[0] in (None, have[0]):
+                if name not in reading.partial and top == have[-1]:
+                    columns[name] = tuple(have)
+                    continue
+                if name in reading.partial and have.count(top) == 1 and _in_order(read, have):
+                    columns[name] = tuple(have[:have.index(top) + 1])
+                    continue
+            # the highest card read surely at its known place: what lies under it is known
+            place = max((i for i in range(min(len(read), len(have))) if read[i] is not None and read[i] == have[i]),
+                        default=None)
+            if place is not None:
+                columns[name] = (*have[:place + 1], *read[place + 1:])
+                settled_to[name] = place
+        return reading.replaced(columns, settled_to)
 
     def _doubtful(self, reading: CrapoReading) -> bool:
-        """Ask about the first card ``reading`` could not read (True); else a card question
-        answered or read away is dropped."""
-        if reading.doubts:
-            self._ask_doubt(reading.doubts[0])
+        """Ask about the first card ``reading`` could not read for sure (True); else a card
+        question answered or read away is dropped. A card of which the camera made nothing
+        at all is no question (there is nothing to offer): it stands for any card, and a
+        move the table then shows is confirmed before it is applied (:meth:`_choose`)."""
+        named = [d for d in reading.doubts if d.choices]
+        if named:
+            self._ask_doubt(named[0])
             return True
         if self.question is not None and self.question.kind == "card":
             self.question = None
@@ -334,26 +359,28 @@ class CrapoTable(MatchTable):
         if self.question is not None and self.question.kind == "card" and self.question.zone == zone:
             return
         where = _place_words(doubt, self.last_reading, self._seat_name)
-        choices = [c for c in doubt.choices][:MAX_OPTIONS - 1]
-        if not choices:
-            self.question = None
-            self._note(f"The camera cannot read {where}; waiting for a clearer view.")
-            return
+        choices = list(doubt.choices)[:MAX_OPTIONS - 1]
         options = [Option(f"It is {pretty(face(c))}", code=c) for c in choices]
         options.append(Option("None of these: read it again", code="again"))
         self._ask("card", f"The camera is unsure of {where}: which card is it?", options, zone=zone)
 
-    def _choose(self, candidates: Sequence[CrapoAction]) -> None:
+    def _choose(self, candidates: Sequence[CrapoAction], sure: bool = True) -> None:
         """Apply the run the reading singles out; ask when the runs it fits leave different
-        tables."""
+        tables, or when the reading was not ``sure`` (a card in it unread): then the players
+        confirm the move, or say none of these."""
         tables: dict[object, CrapoAction] = {}
         for action in candidates:
             tables.setdefault(self._table_after(action), action)
-        if len(tables) == 1:
+        if len(tables) == 1 and sure:
             self._try(candidates[0])
             return
-        options = [Option(self._describe(a), (a.to_json(),)) for a in list(tables.values())[:MAX_OPTIONS]]
-        self._ask("which_move", "The camera saw a change that could be one of these: which was it?", options)
+        options = [Option(self._describe(a), (a.to_json(),)) for a in list(tables.values())[:MAX_OPTIONS - 1]]
+        if sure:
+            prompt = "The camera saw a change that could be one of these: which was it?"
+        else:
+            prompt = "The camera could not read every card of this change: was it this?"
+            options.append(Option("None of these: read it again", code="again"))
+        self._ask("which_move", prompt, options)
 
     def _table_after(self, action: CrapoAction) -> object:
         game = self.game
@@ -408,6 +435,8 @@ class CrapoTable(MatchTable):
                     self._on_reading(self.last_reading)
             return
         assert self.game is not None
+        if option.code == "again":
+            return  # none of these: the next reading is explained afresh
         for data_action in option.actions:
             if not self._try(self.game.action_from_json(data_action)):
                 return
@@ -540,15 +569,17 @@ def onto_columns(observation: Observation, mat: MatZones) -> Observation:
         if card.zone is None and card.mat_xy is not None:
             near = [a for a in columns if _within_width(a, card.mat_xy) and a.distance(card.mat_xy) <= COLUMN_REACH_MM]
             if near:
-                card = replace(card, zone=min(near, key=lambda a: a.distance(card.mat_xy or (0.0, 0.0))).zone.name)
+                # off the mat the fan may run on out of the picture: taken as covered, the
+                # column is compared by the cards that show
+                card = replace(card, zone=min(near, key=lambda a: a.distance(card.mat_xy or (0.0, 0.0))).zone.name,
+                               covered=True)
         cards.append(card)
     return replace(observation, cards=tuple(cards))
 
 
-def _strips_of(read: Sequence[Face | None], have: Sequence[Face | None]) -> bool:
-    """Whether a column read as ``read`` can be the column ``have`` with index strips
-    missed: the cards read surely are ``have``'s, in order. A card read as nothing (an
-    unread strip, or a mark taken for one) stands for no card in particular."""
+def _in_order(read: Sequence[Face | None], have: Sequence[Face | None]) -> bool:
+    """Whether the cards read surely in a column are cards of ``have``, in its order (the
+    strips not read, or read as nothing, left out)."""
     cards = iter(have)
     return all(any(card == held for held in cards) for card in read if card is not None)
 

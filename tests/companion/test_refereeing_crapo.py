@@ -190,15 +190,45 @@ def test_a_covered_strip_missed_or_imagined_under_the_known_top_reads_as_the_kno
     assert table.game.actions == [] and table.question is None and table.rulings == []
 
 
+def test_a_covered_strip_read_as_another_card_under_a_card_read_at_its_place_is_the_known_card():
+    table = at({"tableau0": ["Qh", "Jc", "Td", "9s"], "tableau1": ["8h"], "tableau2": ["Kc"]})
+    seen = observation(shown(table, tableau0=["Qh", "Jc", "Td", "9s", "8h"], tableau1=[]), 1 * S)
+    misread = tuple(replace(c, code="Js") if c.code == "Jc" else c for c in seen.cards)  # sure, and wrong
+    see(table, TableState(), 1 * S, replace(seen, cards=misread))
+    assert table.game.view()["tableau"][0] == ["Qh", "Jc", "Td", "9s", "8h"] and table.rulings == []
+
+
+def test_a_card_the_camera_made_nothing_of_is_confirmed_with_the_move_it_would_make():
+    table = at({"tableau0": ["9s"], "tableau1": ["8h"], "tableau2": ["Kc"]})
+    seen = observation(shown(table, tableau0=["9s", "8h"], tableau1=[]), 1 * S)
+    blank = tuple(replace(c, code=None, confidence=0.3) if c.zone == "tableau0" and not c.covered else c
+                  for c in seen.cards)
+    see(table, TableState(), 1 * S, replace(seen, cards=blank))
+    question = table.public_state()["question"]
+    assert table.game.actions == [] and question["kind"] == "which_move"
+    assert [o["label"] for o in question["options"]] == ["Ann moved 8♥ from tableau 2 to tableau 1",
+                                                         "None of these: read it again"]
+    table.handle(TableInput("answer", 2 * S, data={"question": question["id"], "option": 0}))
+    assert table.game.view()["tableau"][0] == ["9s", "8h"]
+
+
 def test_a_long_column_running_off_the_mat_is_read_by_the_cards_that_show():
     column = ["Kh", "Qs", "Jh", "Ts", "9h", "8s", "7h", "6s", "5h", "4s", "3h"]
-    table = at({"tableau0": column, "tableau1": ["2d"], "tableau2": ["Kc"]})
+    table = at({"tableau0": column, "tableau1": ["2c"], "tableau2": ["Kc"]})
     seen = observation(shown(table), 1 * S)
     # the camera's picture ends at the mat's edge: the column's last strips are not in it
     cut = tuple(c for c in seen.cards if not (c.zone == "tableau0" and c.mat_xy[1] > 420))
     assert len(cut) < len(seen.cards)
     see(table, TableState(), 1 * S, replace(seen, cards=cut))
     assert table.game.actions == [] and table.notes == []
+    # a strip missed in it as well: the known column up to the last card read
+    missed = tuple(c for c in cut if c.code != "Qs")
+    see(table, TableState(), 2 * S, replace(seen, cards=missed))
+    assert table.game.actions == [] and table.notes == [] and table.question is None
+    # the 2♣ gone from its space, and nowhere in sight: onto the column's top, out of the picture
+    see(table, TableState(), 3 * S, replace(seen, cards=tuple(c for c in cut if c.code != "2c")))
+    assert [a.to_json() for a in table.game.actions] == [
+        {"type": "move", "seat": 0, "card": "2c", "from": "tableau1", "to": "tableau0"}]
 
 
 # -- Stop! -----------------------------------------------------------------------------------------

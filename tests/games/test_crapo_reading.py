@@ -69,11 +69,14 @@ def test_foundations_and_trashes_show_their_top_and_decks_whether_they_hold_card
 
 def test_a_card_read_without_confidence_is_left_unread_with_what_it_looked_like():
     seen = observation(card("Kh", "tableau0", 307, covered=True, confidence=0.5, alternatives=(("Kd", 0.3),)),
-                       card("Qs", "tableau0", 326), card("JOKER", "trash0", 300), card(None, "foundation2", 200))
+                       card("Qs", "tableau0", 326), card("BACK", "trash0", 300), card(None, "foundation2", 200),
+                       card("JOKER", "foundation3", 200, x=250))
     reading = CrapoReading.from_observation(seen, FAN)
     assert reading.piles["tableau0"] == (None, face("Qs"))
     assert [(d.pile, d.index, d.code, d.choices) for d in reading.doubts] == [
         ("tableau0", 0, "Kh", ("Kh", "Kd")), ("foundation2", 0, None, ()), ("trash0", 0, None, ())]
+    # Crapô is played without jokers: a joker read is a mark taken for a card
+    assert reading.piles["foundation3"] == ()
     settled = reading.settled({("tableau0", 0): face("Kh")})
     assert settled.piles["tableau0"] == (face("Kh"), face("Qs")) and len(settled.doubts) == 2
 

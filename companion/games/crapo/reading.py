@@ -43,7 +43,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.cards import BACK, UnknownCard
+from companion.cards import BACK, JOKER, UnknownCard
 from companion.games.base import GameError
 from companion.games.crapo.actions import DECKS, FOUNDATIONS, KIND, TABLEAU, TRASHES
 from companion.games.crapo.faces import Face, code, face
@@ -149,6 +149,8 @@ class CrapoReading:
         seen: dict[str, list[CardSighting]] = {}
         for card in observation.cards:
             place = card.place
+            if card.code == JOKER:
+                continue  # Crapô is played without jokers: one read is a mark taken for a card
             if place is not None and place.kind in ("tableau", "foundation", "deck", "trash"):
                 seen.setdefault(place.name, []).append(card)
         piles: dict[str, tuple[Face | None, ...]] = {}
@@ -182,12 +184,16 @@ class CrapoReading:
         left = tuple(d for d in self.doubts if (d.pile, d.index) not in faces)
         return CrapoReading(piles, self.decks, self.partial, left)
 
-    def replaced(self, piles: Mapping[str, tuple[Face | None, ...]]) -> CrapoReading:
-        """This reading with ``piles`` read as given, whole (their doubts settled)."""
+    def replaced(self, piles: Mapping[str, tuple[Face | None, ...]],
+                 settled_to: Mapping[str, int] | None = None) -> CrapoReading:
+        """This reading with ``piles`` read as given: their doubts are settled, up to the
+        place ``settled_to`` names for a pile (doubts above it stay). A column out of sight
+        at its top stays so."""
         if not piles:
             return self
-        doubts = tuple(d for d in self.doubts if d.pile not in piles)
-        return CrapoReading({**self.piles, **piles}, self.decks, self.partial - set(piles), doubts)
+        upto = settled_to or {}
+        doubts = tuple(d for d in self.doubts if d.pile not in piles or d.index > upto.get(d.pile, len(piles[d.pile])))
+        return CrapoReading({**self.piles, **piles}, self.decks, self.partial, doubts)
 
 
 def _centre(card: CardSighting) -> Point:
@@ -223,7 +229,7 @@ def _top_of_pile(cards: list[CardSighting]) -> CardSighting | None:
 
 def _read(card: CardSighting, pile: str, index: int, sure: float, doubts: list[Doubt]) -> Face | None:
     """The face of a sighting, or ``None`` with a :class:`Doubt` when it is not sure (a
-    joker or a back where faces lie is no Crapô card: unread as well)."""
+    back where faces lie is unread as well)."""
     faces = []
     for candidate in (card.code, *(c for c, _p in card.alternatives)):
         try:
