@@ -258,6 +258,11 @@ class CrapoTable(MatchTable):
         if self._taken_back:
             self._note("Waiting for the table to be put right: the move taken back goes back where it was.")
             return
+        if explanation.violation is not None and self._out_of_sight(reading):
+            # what a card was put on, or taken from, is not in the picture: no ruling on that
+            where = ", ".join(_pile_words(name, self._seat_name) for name in self._out_of_sight(reading))
+            self._note(f"The camera cannot see all of {where}: waiting for a clearer view.")
+            return
         if explanation.candidates:  # under Stop!, an offence stands until called
             self._choose(list(explanation.candidates), sure=not reading.doubts)
             return
@@ -294,7 +299,10 @@ class CrapoTable(MatchTable):
           rebuilt on the same bottom card runs down one rank at a time in alternating
           colours, so nothing but a card of the same rank and colour put back in its place
           can differ; were it so, the card taken out shows up elsewhere, nothing explains
-          that, and the referee waits. A column whose top runs out of sight is, so, the
+          that, and the referee waits. So is a column of two or more cards read with the
+          known top, the known cards in order under it and its bottom strip missed (a
+          column whose bottom card left is rebuilt in its space only through a long
+          detour). A column whose top runs out of sight is, so, the
           known column up to the last card read, when the cards read are known ones in order.
         * Likewise, under a card read surely at its known place in a column (the column
           grew or shrank above it), the cards are the known ones.
@@ -326,10 +334,11 @@ class CrapoTable(MatchTable):
             if not read or not have or tuple(read) == tuple(have):
                 continue
             top = read[-1]
+            if top is not None and name not in reading.partial and top == have[-1] and (
+                    read[0] in (None, have[0]) or (len(read) > 1 and _in_order(read, have))):
+                columns[name] = tuple(have)
+                continue
             if top is not None and read[0] in (None, have[0]):
-                if name not in reading.partial and top == have[-1]:
-                    columns[name] = tuple(have)
-                    continue
                 if name in reading.partial and have.count(top) == 1 and _in_order(read, have):
                     columns[name] = tuple(have[:have.index(top) + 1])
                     continue
@@ -340,6 +349,13 @@ class CrapoTable(MatchTable):
                 columns[name] = (*have[:place + 1], *read[place + 1:])
                 settled_to[name] = place
         return reading.replaced(columns, settled_to)
+
+    def _out_of_sight(self, reading: CrapoReading) -> list[str]:
+        """The columns that changed in ``reading`` and whose top it does not see."""
+        assert self.game is not None
+        piles = self.game.table.piles
+        return [name for name in sorted(reading.partial)
+                if tuple(reading.piles[name]) != tuple(piles[name][:len(reading.piles[name])])]
 
     def _doubtful(self, reading: CrapoReading) -> bool:
         """Ask about the first card ``reading`` could not read for sure (True); else a card

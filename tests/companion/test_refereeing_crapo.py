@@ -198,6 +198,26 @@ def test_a_covered_strip_read_as_another_card_under_a_card_read_at_its_place_is_
     assert table.game.view()["tableau"][0] == ["Qh", "Jc", "Td", "9s", "8h"] and table.rulings == []
 
 
+def test_a_column_read_without_its_bottom_strip_under_the_known_top_is_the_known_column():
+    table = at({"tableau1": ["Tc", "9h", "8s", "7h"], "tableau2": ["9c"], "tableau3": ["Kd"]})
+    seen = observation(shown(table), 1 * S)
+    see(table, TableState(), 1 * S, replace(seen, cards=tuple(c for c in seen.cards if c.code != "Tc")))
+    assert table.notes == [] and table.game.actions == []
+
+
+def test_no_ruling_on_a_change_to_a_column_whose_top_the_camera_does_not_see():
+    # a covered strip of one column read into its neighbour: the reading looks like a king
+    # carried onto a king, but the camera does not see that column's top
+    table = at({"tableau5": ["Ks"], "tableau6": ["Ks", "Qh"], "tableau1": ["9c"]})
+    seen = observation(shown(table), 1 * S)
+    strayed = next(c for c in seen.cards if c.zone == "tableau6" and c.code == "Ks")
+    cards = tuple(replace(c, zone="tableau5", covered=True) if c is strayed
+                  else replace(c, covered=True) if c.zone == "tableau5" else c for c in seen.cards)
+    see(table, TableState(), 1 * S, replace(seen, cards=cards))
+    assert table.rulings == [] and table.game.actions == []
+    assert table.notes == ["The camera cannot see all of tableau 6: waiting for a clearer view."]
+
+
 def test_a_card_the_camera_made_nothing_of_is_confirmed_with_the_move_it_would_make():
     table = at({"tableau0": ["9s"], "tableau1": ["8h"], "tableau2": ["Kc"]})
     seen = observation(shown(table, tableau0=["9s", "8h"], tableau1=[]), 1 * S)
