@@ -56,7 +56,7 @@ from companion.games.crapo.actions import (
 )
 from companion.games.crapo.actions import Sequence as Run
 from companion.games.crapo.deal import SetupError
-from companion.games.crapo.faces import RANK, Face, code, face, pretty
+from companion.games.crapo.faces import RANK, Face, builds_down, code, face, pretty
 from companion.games.crapo.reading import CrapoReading, Doubt
 from companion.observation import Observation
 from companion.refereeing.protocol import NO_MAT, Beep, BlinkSeat, Effect, LightSeat, MatZones, TableInput, ZoneArea
@@ -241,7 +241,7 @@ class CrapoTable(MatchTable):
             self.notes = []
         if game.outcome() is not None:
             return
-        reading = self._settle(reading)
+        seen, reading = reading, self._settle(reading)
         if self._doubtful(reading):
             return
         try:
@@ -258,9 +258,9 @@ class CrapoTable(MatchTable):
         if self._taken_back:
             self._note("Waiting for the table to be put right: the move taken back goes back where it was.")
             return
-        if explanation.violation is not None and self._out_of_sight(reading):
+        if explanation.violation is not None and self._out_of_sight(seen):
             # what a card was put on, or taken from, is not in the picture: no ruling on that
-            where = ", ".join(_pile_words(name, self._seat_name) for name in self._out_of_sight(reading))
+            where = ", ".join(_pile_words(name, self._seat_name) for name in self._out_of_sight(seen))
             self._note(f"The camera cannot see all of {where}: waiting for a clearer view.")
             return
         if explanation.candidates:  # under Stop!, an offence stands until called
@@ -279,11 +279,14 @@ class CrapoTable(MatchTable):
         self._note(f"The camera sees a change no legal move explains ({where}); waiting.")
 
     def _cut_still_lies(self, reading: CrapoReading) -> bool:
-        """Whether the trashes still show the cut's cards (nothing played yet)."""
+        """Whether a trash still shows its player's card of the cut (nothing played yet; the
+        players put them back one by one)."""
         assert self.game is not None
         last = self.cut[-1]
         tops = [reading.piles.get(name, ()) for name in TRASHES]
-        if self.game.actions or not all(tops) or (tops[0][-1], tops[1][-1]) != last:
+        if self.game.actions or not any(tops):
+            return False
+        if any(top and top[-1] != last[seat] for seat, top in enumerate(tops)):
             return False
         self._note("Put the turned-up cards back on top of your decks.")
         return True
@@ -333,25 +336,20 @@ class CrapoTable(MatchTable):
             read, have = reading.piles.get(name), piles[name]
             if not read or not have or tuple(read) == tuple(have):
                 continue
-            top = read[-1]
-            if top is not None and name not in reading.partial and top == have[-1] and (
-                    read[0] in (None, have[0]) or (len(read) > 1 and _in_order(read, have))):
+            if (read[-1] is not None and name not in reading.partial and read[-1] == have[-1]
+                    and (read[0] in (None, have[0]) or (len(read) > 1 and _in_order(read, have)))):
                 columns[name] = tuple(have)
                 continue
-            if top is not None and read[0] in (None, have[0]):
-                if name in reading.partial and have.count(top) == 1 and _in_order(read, have):
-                    columns[name] = tuple(have[:have.index(top) + 1])
-                    continue
-            # the highest card read surely at its known place: what lies under it is known
-            place = max((i for i in range(min(len(read), len(have))) if read[i] is not None and read[i] == have[i]),
-                        default=None)
-            if place is not None:
-                columns[name] = (*have[:place + 1], *read[place + 1:])
+            known_under = _known_under(read, have)
+            if known_under is not None:
+                place, column = known_under
+                columns[name] = column
                 settled_to[name] = place
         return reading.replaced(columns, settled_to)
 
     def _out_of_sight(self, reading: CrapoReading) -> list[str]:
-        """The columns that changed in ``reading`` and whose top it does not see."""
+        """The columns whose top ``reading`` (the camera's own) does not see, and whose cards
+        that show are not the known ones."""
         assert self.game is not None
         piles = self.game.table.piles
         return [name for name in sorted(reading.partial)
@@ -595,9 +593,48 @@ def onto_columns(observation: Observation, mat: MatZones) -> Observation:
 
 def _in_order(read: Sequence[Face | None], have: Sequence[Face | None]) -> bool:
     """Whether the cards read surely in a column are cards of ``have``, in its order (the
-    strips not read, or read as nothing, left out)."""
+    strips not read, or read as nothing, left out). A card read twice is not: no column
+    holds a card twice, and the second may be a neighbour's strip read into this column."""
     cards = iter(have)
     return all(any(card == held for held in cards) for card in read if card is not None)
+
+
+def _known_under(read: Sequence[Face | None],
+                 have: Sequence[Face | None]) -> tuple[int, tuple[Face | None, ...]] | None:
+    """A column read as ``read`` when the referee knows ``have`` there: the highest card
+    read surely that is a known card (at its known place, or, the bottom read as known, with
+    the known cards read in order under it), the known cards under it, and the cards read on
+    it when they build down on it (new cards: a card put on the known ones). Returns the
+    place of that card in ``read`` and the column; ``None`` when no card read fits. First,
+    the known column whole with new cards on it, some of its strips missed."""
+    if read[0] in (None, have[0]):
+        for k in range(len(read) - 1, 0, -1):
+            new = read[k:]
+            if (len(have) != k and None in new) or not _in_order(read[:k], have) or not _chain(have[-1], new):
+                continue
+            return k - 1, (*have, *new)
+    for i in range(len(read) - 1, -1, -1):
+        card = read[i]
+        if card is None or have.count(card) != 1:
+            continue
+        j = have.index(card)
+        if i != j and (read[0] not in (None, have[0]) or not _in_order(read[:i + 1], have[:j + 1])):
+            continue
+        if i != j and any(c is None for c in read[i + 1:]):
+            continue  # an unread card on it would change place: left to the players
+        if _chain(card, read[i + 1:]):
+            return i, (*have[:j + 1], *read[i + 1:])
+    return None
+
+
+def _chain(under: Face | None, cards: Sequence[Face | None]) -> bool:
+    """Whether ``cards`` build down one on the other from ``under`` (CP-03); an unread card
+    fits anywhere."""
+    for card in cards:
+        if card is not None and under is not None and not builds_down(card, under):
+            return False
+        under = card
+    return True
 
 
 def _within_width(area: ZoneArea, point: tuple[float, float]) -> bool:

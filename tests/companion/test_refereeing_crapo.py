@@ -68,6 +68,8 @@ def test_CP_G3_the_cut_on_the_trash_places_decides_who_starts_and_goes_back_on_t
     assert rulings(table) == [("CP-G3", "Game 1: Bob's 3♠ is lower than Ann's K♥: Bob starts")]
     assert table.game.turn == 1 and table.game.start["compared"] == [["9d", "9c"], ["Kh", "3s"]]
     assert "back on top of your decks" in table.notes[0]
+    see(table, dealt(trash1=["9c", "3s"], deck0=[down()] * 48, deck1=[down()] * 46), int(3.5 * S))
+    assert "back on top of your decks" in table.notes[0] and table.game.actions == []  # one put back so far
     see(table, dealt(), 4 * S)  # put back: the engine knows the decks' top cards
     assert table.notes == [] and table.game.actions == []
     assert table.game.table.piles["deck1"][-2:] == [face("3s"), face("9c")]  # top last
@@ -216,6 +218,14 @@ def test_no_ruling_on_a_change_to_a_column_whose_top_the_camera_does_not_see():
     see(table, TableState(), 1 * S, replace(seen, cards=cards))
     assert table.rulings == [] and table.game.actions == []
     assert table.notes == ["The camera cannot see all of tableau 6: waiting for a clearer view."]
+
+
+def test_a_card_put_on_a_column_read_with_the_strip_under_it_missed_is_a_move_onto_the_known_top():
+    table = at({"tableau5": ["Kh", "Qc", "Jd", "Tc"], "tableau4": ["Jh", "Ts", "9d"], "tableau1": ["Kd"]})
+    seen = observation(shown(table, tableau5=["Kh", "Qc", "Jd", "Tc", "9d"], tableau4=["Jh", "Ts"]), 1 * S)
+    see(table, TableState(), 1 * S, replace(seen, cards=tuple(c for c in seen.cards if c.code != "Tc")))
+    assert [a.to_json() for a in table.game.actions] == [
+        {"type": "move", "seat": 0, "card": "9d", "from": "tableau4", "to": "tableau5"}]
 
 
 def test_a_card_the_camera_made_nothing_of_is_confirmed_with_the_move_it_would_make():
