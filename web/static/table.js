@@ -10,6 +10,7 @@ import { ruleChip, setupRules } from "./rules.js";
 import { movesFollow, openMoves, setupMoves } from "./moves.js";
 import { scoresFollow, setupScores } from "./scores.js";
 import { setupCamera } from "./camera.js";
+import { crapoHeadline, crapoSubline, renderCrapo } from "./crapo.js";
 
 // The games' own words for the call and the out-of-turn claim.
 const WORDS = {
@@ -79,9 +80,10 @@ function renderStatus(state) {
   }
   const view = game.view, w = words(game.game);
   const news = matchHeadline(state, game);
-  if (game.game === "pool-party") {
-    setText(byId("headline"), news || poolHeadline(view));
-    subline.replaceChildren(poolSubline(view, game.round));
+  if (game.game === "pool-party" || game.game === "crapo") {
+    const crapo = game.game === "crapo";
+    setText(byId("headline"), news || (crapo ? crapoHeadline(view) : poolHeadline(view)));
+    subline.replaceChildren(crapo ? crapoSubline(view, game.round, game.scores) : poolSubline(view, game.round));
     for (const id of ["final-round", "window", "pending"]) show(byId(id), false);
     return;
   }
@@ -231,11 +233,13 @@ function seatItem(state, seat, view) {
 
 function renderTable(state) {
   const pool = state.game && state.game.game === "pool-party";
+  const crapo = state.game && state.game.game === "crapo";
   show(byId("pool"), pool);
-  show(byId("seats"), !pool);
-  if (pool) {
+  show(byId("crapo"), crapo);
+  show(byId("seats"), !pool && !crapo);
+  if (pool || crapo) {
     show(byId("piles"), false);
-    renderPool(byId("pool"), state.game.view);
+    (pool ? renderPool : renderCrapo)(byId(pool ? "pool" : "crapo"), state.game.view);
     return;
   }
   const view = state.game ? state.game.view : null;
