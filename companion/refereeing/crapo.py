@@ -39,7 +39,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from companion.games.base import Event, GameError, IllegalAction
+from companion.games.base import Action, Event, GameError, IllegalAction
 from companion.games.crapo import Crapo
 from companion.games.crapo.actions import (
     DECKS,
@@ -59,10 +59,11 @@ from companion.games.crapo.deal import SetupError
 from companion.games.crapo.faces import RANK, Face, builds_down, code, face, pretty
 from companion.games.crapo.reading import CrapoReading, Doubt
 from companion.observation import Observation
+from companion.refereeing.moves import Move as HandMove
 from companion.refereeing.protocol import NO_MAT, Beep, BlinkSeat, Effect, LightSeat, MatZones, TableInput, ZoneArea
 from companion.refereeing.questions import Option
 from companion.refereeing.setup import TableSetup
-from companion.refereeing.table import MatchTable
+from companion.refereeing.table import MATCH_INPUTS, MatchTable
 
 MAX_OPTIONS = 24
 """A question never offers more buttons than fit on a phone."""
@@ -106,7 +107,9 @@ class CrapoTable(MatchTable):
     def handle(self, event: TableInput) -> list[Effect]:
         self._effects = []
         self._now = event.t_ns
-        if event.kind == "observation" and event.observation is not None:
+        if event.kind in MATCH_INPUTS:
+            self.on_match_input(event.kind, event.data)
+        elif event.kind == "observation" and event.observation is not None:
             self._now = event.observation.landed_ns
             self._on_reading(self._read(event.observation))
         elif event.kind == "press" and event.data.get("kind") == "call" and event.seat is not None:
@@ -468,7 +471,7 @@ class CrapoTable(MatchTable):
         self._try(action)
 
     def _on_undo(self) -> None:
-        if self.game is None or not self.game.actions:
+        if self.undo_match_input() or self.game is None or not self.game.actions:
             return
         undone = self.game.undo()
         if self.landed:
@@ -533,6 +536,12 @@ class CrapoTable(MatchTable):
 
     def _describe(self, action: CrapoAction) -> str:
         return self._human(action_text(action, self.setup.seats))
+
+    def _hand_move(self, action: Action) -> HandMove | None:
+        """A legal action as the page offers it, in the words of the table's questions."""
+        seat = getattr(action, "seat", None)
+        return HandMove(seat if isinstance(seat, int) and seat >= 0 else None,
+                        (self._describe(action),), action.to_json())  # type: ignore[arg-type]
 
     def public_state(self) -> dict[str, Any]:
         """The table page's state: every pile as everyone sees it, whose turn, the deal and
