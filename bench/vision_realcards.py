@@ -52,7 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.refereeing.camera import SURE  # noqa: E402
 from vision.cards.detect import FoundCard  # noqa: E402
-from vision.reader import CardReader, picture_enlargement  # noqa: E402
+from vision.reader import CardReader, picture_scale  # noqa: E402
 from vision.train.cardcounterml import match_corner  # noqa: E402
 
 cv2.setNumThreads(1)
@@ -78,9 +78,10 @@ def make_reader(namer: str) -> CardReader:
 def found_cards(reader: CardReader, image: np.ndarray) -> list[FoundCard]:
     """What ``reader.read_image`` reports for a photo with no mat, as found cards (their
     indices kept), in ``image``'s pixels."""
-    factor = picture_enlargement(image.shape)
-    if factor > 1.0:
-        big = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC)
+    factor = picture_scale(image.shape)
+    if factor != 1.0:
+        big = cv2.resize(image, None, fx=factor, fy=factor,
+                         interpolation=cv2.INTER_CUBIC if factor > 1 else cv2.INTER_AREA)
         return [card.mapped(lambda p: p / factor) for card in reader.find(big)]
     return reader.find(image)
 

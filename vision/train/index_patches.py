@@ -28,7 +28,7 @@ import numpy as np
 
 from vision.cards.indices import IndexReader
 from vision.cards.proposals import GlyphSearch, Proposals, cut_patches, patch_input, propose
-from vision.reader import picture_enlargement
+from vision.reader import picture_scale
 
 RANKS = "A23456789TJQK"
 SUITS = "shdc"
@@ -82,9 +82,10 @@ def zone_patches(image: np.ndarray, zones: list[tuple[np.ndarray, str]], reader:
                  rng: np.random.Generator, group: int, jitter_cuts: int = 2) -> PatchSet:
     """Candidates of ``image`` lying in ``zones`` ((4, 2) quads in image px, card code),
     searched as the reader searches a photograph, cut at their pose and ``jitter_cuts`` more."""
-    factor = picture_enlargement(image.shape)
-    if factor > 1:
-        image = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC)
+    factor = picture_scale(image.shape)
+    if factor != 1:
+        image = cv2.resize(image, None, fx=factor, fy=factor,
+                           interpolation=cv2.INTER_CUBIC if factor > 1 else cv2.INTER_AREA)
         zones = [(q * factor, c) for q, c in zones]
     props = propose(image, GlyphSearch.for_picture(image.shape[1], image.shape[0]))
     if len(props) == 0 or not zones:
@@ -298,4 +299,29 @@ def real_patches(names: list[str], seed: int, greyscale_every: int = 5) -> Patch
         if k % greyscale_every == 0:
             grey = cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
             parts.append(zone_patches(grey, zones, reader, rng, group=k, jitter_cuts=1))
+    return PatchSet.concat(parts)
+
+
+# --- the project's own rendered mats (training seeds only) -----------------------------------------
+
+MAT_SEED_OFFSET = 500_000
+"""The namer's rendered mat scenes are seeds ``TRAIN_SEED_BASE + MAT_SEED_OFFSET`` on: training
+seeds (the benchmarks' held-out scenes are below ``TRAIN_SEED_BASE``)."""
+
+
+def mat_patches(seed: int, scenes: int) -> PatchSet:
+    """The indices of ``scenes`` of the renderer's training scenes (``vision.train.scenes``:
+    the mats, cameras, lamps and deck the reader meets in the demo and the bench), as the
+    index net's training cuts them; their faces are one more deck design among the others."""
+    from vision.train.scenes import TRAIN_SEED_BASE, scene_patch_set
+
+    parts = []
+    for k in range(scenes):
+        rng = np.random.default_rng([seed, k, 7])
+        ps = scene_patch_set(TRAIN_SEED_BASE + MAT_SEED_OFFSET + seed * 10_000 + k, rng, negatives=0)
+        keep = (ps.rank >= 0) & (ps.rank < 13) & (ps.suit >= 0)
+        if keep.any():
+            x = patch_input(ps.patches[keep]).astype(np.float16)
+            parts.append(PatchSet(x, ps.rank[keep].astype(np.int64), ps.suit[keep].astype(np.int64),
+                                  np.full(int(keep.sum()), -(10**9) - k, np.int64)))
     return PatchSet.concat(parts)

@@ -47,6 +47,12 @@ def _rendered_job(job: tuple[int, int]) -> PatchSet:
     return rendered_patches(seed, scenes, render_all(1, log=False))
 
 
+def _mat_job(job: tuple[int, int]) -> PatchSet:
+    from vision.train.index_patches import mat_patches
+
+    return mat_patches(*job)
+
+
 def _real_job(job: tuple[list[str], int]) -> PatchSet:
     from vision.train.index_patches import real_patches
 
@@ -228,9 +234,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=2, help="processes cutting patches")
     ap.add_argument("--threads", type=int, default=2, help="torch threads while training")
-    ap.add_argument("--scenes", type=int, default=2000, help="random rendered tables")
-    ap.add_argument("--epochs", type=int, default=12)
-    ap.add_argument("--real-weight", type=float, default=3.0, help="how much more often a real patch is drawn")
+    ap.add_argument("--scenes", type=int, default=1200, help="random rendered tables")
+    ap.add_argument("--mat-scenes", type=int, default=800, help="the renderer's own training scenes")
+    ap.add_argument("--epochs", type=int, default=6)
+    ap.add_argument("--real-weight", type=float, default=3.0,
+                    help="how much more often a real patch (or one of the renderer's mats) is drawn")
     ap.add_argument("--no-real", action="store_true", help="rendered decks only")
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
     ap.add_argument("--cache", type=Path, default=None, help="keep (or reuse) the cut patches in this .npz")
@@ -254,10 +262,19 @@ def main(argv: list[str] | None = None) -> int:
             np.savez(args.cache, **{f"{p}{k}": getattr(s, k) for p, s in zip("abc", (rendered, train_real, calib_real),
                                                                             strict=True)
                                     for k in ("x", "rank", "suit", "group")})
-    data = PatchSet.concat([rendered, train_real])
-    weights = np.concatenate([np.ones(len(rendered.rank)), np.full(len(train_real.rank), args.real_weight)])
-    print(f"[3/5] training on {len(data.rank)} patches ({len(rendered.rank)} rendered, {len(train_real.rank)} real)",
+    scenes_per_job = 2 if args.tiny else 20
+    mat_scenes = min(args.mat_scenes, 2) if args.tiny else args.mat_scenes
+    jobs = [(args.seed * 1000 + k, min(scenes_per_job, mat_scenes - k * scenes_per_job))
+            for k in range((mat_scenes + scenes_per_job - 1) // scenes_per_job)]
+    with Pool(args.workers) as pool:
+        mats = PatchSet.concat(list(pool.imap(_mat_job, jobs)))
+    print(f"[2/5] the renderer's mats: {mat_scenes} scenes, {len(mats.rank)} patches ({time.time() - t0:.0f} s)",
           flush=True)
+    data = PatchSet.concat([rendered, mats, train_real])
+    weights = np.concatenate([np.ones(len(rendered.rank)), np.full(len(mats.rank), args.real_weight),
+                              np.full(len(train_real.rank), args.real_weight)])
+    print(f"[3/5] training on {len(data.rank)} patches ({len(rendered.rank)} rendered decks, {len(mats.rank)} "
+          f"rendered mats, {len(train_real.rank)} real)", flush=True)
     model = train(data, weights, args.epochs, args.seed)
     t_rank = t_suit = 1.0
     if len(calib_real.rank):
