@@ -197,6 +197,7 @@ def _work(job: tuple[str, str, int, float, str]) -> tuple[tuple[str, str, float,
     if namer not in _READERS:
         _READERS[namer] = make_reader(namer)
     image = cv2.imread(str(photo.path))
+    assert image is not None, photo.path
     image = scaled(image, factor)
     t0 = time.perf_counter()
     cards = found_cards(_READERS[namer], image)
@@ -213,14 +214,12 @@ _CACHE: dict[str, list] = {}
 
 def _photos(set_name: str) -> list:
     if set_name not in _CACHE:
+        from vision.train import cardcounterml, realcards
+
         if set_name == "edje":
-            from vision.train.realcards import photos, realcards_dir
-
-            _CACHE[set_name] = photos() if realcards_dir().is_dir() else []
+            _CACHE[set_name] = realcards.photos() if realcards.realcards_dir().is_dir() else []
         else:
-            from vision.train.cardcounterml import cardcounterml_dir, photos
-
-            _CACHE[set_name] = photos() if cardcounterml_dir().is_dir() else []
+            _CACHE[set_name] = cardcounterml.photos() if cardcounterml.cardcounterml_dir().is_dir() else []
     return _CACHE[set_name]
 
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from companion.cards import JOKER
 from vision.cards.jokers import RED_WITNESS_SURE, WITNESS_SURE, asked, default_joker_witness, witnessed
-from vision.cards.namer import IndexNamer
+from vision.cards.namer import IndexNamer, default_namer
 from vision.cards.net import JOKER_CLASS, NONE, RANK_CLASSES, SUIT_CLASSES, IndexNet
 from vision.cards.proposals import Proposals, cut_patches, ink_depth, patch_input
 
@@ -106,10 +106,12 @@ class IndexReader:
     """Scores candidates with the network and returns the indices it believes in."""
 
     def __init__(self, net: IndexNet | None = None, min_index: float = 0.5,
-                 joker_witness: Callable[[], IndexNet] | None = None, namer: IndexNamer | None = None) -> None:
+                 joker_witness: Callable[[], IndexNet] | None = None,
+                 namer: IndexNamer | None | str = "shipped") -> None:
         self.net = net or default_net()
         self.min_index = min_index
-        self.namer = namer
+        # the shipped namer goes with the shipped index net (it names what that net finds)
+        self.namer: IndexNamer | None = (default_namer() if net is None else None) if isinstance(namer, str) else namer
         """The learned namer (``vision.cards.namer``) naming rank and suit, or None: the net does."""
         """Candidates whose probability of being an index is below this are dropped."""
         # the joker witness (``vision.cards.jokers``) was tuned from the shipped net: it goes

@@ -62,9 +62,8 @@ def default_namer() -> IndexNamer | None:
 
 
 def use_namer(reader: Any, which: str) -> None:
-    """Give a :class:`vision.reader.CardReader`'s index readers the namer ``which``: a path to
-    an ONNX file, ``learned`` for the shipped one, ``old`` for none (the index net alone)."""
-    namer = None if which == "old" else IndexNamer.load(WEIGHTS if which == "learned" else Path(which))
-    for r in (reader.finder.reader, reader.finder.soft):
-        if r is not None:
-            r.namer = namer
+    """Give a :class:`vision.reader.CardReader`'s index reader the namer ``which``: a path to
+    an ONNX file, ``learned`` for the shipped one, ``old`` for none (the index net alone). The
+    reader of frames out of focus (``vision.cards.soft``) keeps its own net's names."""
+    reader.finder.reader.namer = None if which == "old" else IndexNamer.load(
+        WEIGHTS if which == "learned" else Path(which))

@@ -110,7 +110,8 @@ def make_split(folder: Path) -> dict:
             window = range(max(1, nominal - CUT_SLACK), min(len(names), nominal + CUT_SLACK + 1))
             cuts.append(max(window, key=lambda i: (keys[i] - keys[i - 1], -abs(i - nominal))))
         bounds = [0, *cuts, len(names)]
-        dev, held = [], []
+        dev: list[str] = []
+        held: list[str] = []
         for run, (a, b) in enumerate(zip(bounds, bounds[1:], strict=False)):
             (held if run in HELD_OUT_RUNS else dev).extend(names[a:b])
         parts[session] = {"dev": dev, "held_out": held}

@@ -108,6 +108,8 @@ def _render(deck: Deck, svg_id: str, out: Path) -> bool:
         img = cv2.imread(str(tmp), cv2.IMREAD_UNCHANGED)
     finally:
         tmp.unlink(missing_ok=True)
+    if img is None:
+        return False
     ys, xs = np.nonzero(img[..., 3] > 8)
     img = img[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
     cv2.imwrite(str(out), img)

@@ -174,6 +174,7 @@ def rendered_scene(cards: dict[str, dict[str, Path]], rng: np.random.Generator
     for k in range(n):
         code = codes[rng.integers(len(codes))]
         card = cv2.imread(str(cards[deck][code]), cv2.IMREAD_UNCHANGED)
+        assert card is not None, cards[deck][code]
         ch, cw = card.shape[:2]
         if fan:
             angle = base_angle + k * rng.uniform(0.05, 0.25)
@@ -250,7 +251,7 @@ def _lighting(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), float(rng.uniform(0, 180)), 1)
         out = cv2.filter2D(out, -1, cv2.warpAffine(kernel, rot, (k, k)))
     noise = np.empty(out.shape, np.float32)
-    cv2.randn(noise, 0, float(rng.uniform(0, 8)))
+    cv2.randn(noise, 0, float(rng.uniform(0, 8)))  # type: ignore[call-overload]
     out = cv2.add(out.astype(np.float32), noise)
     out = np.clip(out, 0, 255).astype(np.uint8)
     if rng.random() < 0.1:
@@ -286,6 +287,7 @@ def real_patches(names: list[str], seed: int, greyscale_every: int = 5) -> Patch
         k, ph = by_name[name]
         assert not ph.held_out, f"{name} is held out: never trained on"
         image = cv2.imread(str(ph.path))
+        assert image is not None, ph.path
         zones = []
         for lab in ph.labels:
             if lab.code in ("BACK", "JOKER"):

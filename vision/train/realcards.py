@@ -145,7 +145,7 @@ def match_photo(labels: tuple[LabelledCard, ...], reported: list[tuple[str | Non
 def score_photo(labels: tuple[LabelledCard, ...], reported: list[tuple[str | None, np.ndarray]]) -> PhotoScore:
     """Match reported cards with labelled boxes (:func:`match_photo`) and count them."""
     pairs = match_photo(labels, reported)
-    right = sum(1 for i, j in pairs if reported[j][0] is not None and reported[j][0][0] == labels[i].rank)
+    right = sum(1 for i, j in pairs if (code := reported[j][0]) is not None and code[0] == labels[i].rank)
     return PhotoScore(len(labels), len(pairs), right, len(reported) - len(pairs))
 
 
