@@ -36,7 +36,7 @@ $(OLD_VENV)/.installed: pyproject.toml
 test-oldest: $(OLD_VENV)/.installed
 	$(OLD_VENV)/bin/python -m pytest --ignore=tests/browser
 
-# Rebuilds vision/cards/weights/index_namer.onnx (seeded; about an hour on 2 cores). Needs the
+# Builds vision/cards/weights/index_namer.onnx (seeded; about an hour on 2 cores). Needs the
 # training extra and Debian's deck designs (vision/train/decks.py says which packages).
 train-namer: $(STAMP)
 	$(PY) -m pip install --quiet --disable-pip-version-check $(PIP_FLAGS) -e '.[dev,train]'

@@ -19,6 +19,14 @@ librsvg2-bin``; the real photos in ``../shared/realcards``.) Steps, each printin
    and the softmax inside, and print its sha256 (``vision.cards.namer.WEIGHTS_SHA256``).
 
 ``--tiny`` runs every step on a handful of scenes and photos in seconds (the tests).
+
+Measured (branch vision-learned, a 2-core machine shared with other test runs at load 6-18):
+``--scenes 1200 --epochs 12 --mat-scenes 0`` (the code then had no renderer's mats) took
+3925 s, of which 659 s cutting patches (47,612: 34,560 rendered, 13,052 real) and about 75 s
+an epoch on a quiet machine; calibration patches 95.7 % rank+suit, temperatures 0.84 and 0.73.
+The defaults here (6 epochs, 800 of the renderer's mats more) were not run to the end: the
+machine's load stopped the run in its first epoch. No namer is shipped yet
+(``docs/vision-figures.md``).
 """
 
 from __future__ import annotations
