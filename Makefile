@@ -19,7 +19,7 @@ PORT ?= 8000
 OLDEST := numpy==1.24.4 opencv-python-headless==4.8.1.78
 OLD_VENV ?= .venv-oldest
 
-.PHONY: demo test test-oldest bench lint clean
+.PHONY: demo test test-oldest bench lint clean train-namer
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
@@ -47,6 +47,12 @@ $(OLD_VENV)/.installed: pyproject.toml
 # Everything but the browser tests, on the oldest supported numpy and OpenCV.
 test-oldest: $(OLD_VENV)/.installed
 	$(OLD_VENV)/bin/python -m pytest --ignore=tests/browser
+
+# Builds vision/cards/weights/index_namer.onnx (seeded; about an hour on 2 cores). Needs the
+# training extra and Debian's deck designs (vision/train/decks.py says which packages).
+train-namer: $(STAMP)
+	$(PY) -m pip install --quiet --disable-pip-version-check $(PIP_FLAGS) -e '.[dev,train]'
+	nice -n 10 $(PY) -m vision.train.train_namer --seed 1 --workers 2 --threads 2
 
 bench: $(STAMP)
 	@for script in bench/[!_]*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
