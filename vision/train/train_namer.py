@@ -26,7 +26,7 @@ Measured (branch vision-learned, a 2-core machine shared with other test runs at
 an epoch on a quiet machine; calibration patches 95.7 % rank+suit, temperatures 0.84 and 0.73.
 The defaults here (6 epochs, 800 of the renderer's mats more) were not run to the end: the
 machine's load stopped the run in its first epoch. No namer is shipped yet
-(``docs/vision-figures.md``).
+(``docs/benchmarks.md``, "real photographs of decks it was not built on").
 """
 
 from __future__ import annotations
