@@ -45,6 +45,14 @@ def table_class(game: str) -> Any:
     return getattr(importlib.import_module(module_name), class_name)
 
 
+def check_game_setup(setup: TableSetup) -> None:
+    """Refuse (:class:`~companion.refereeing.setup.SetupError`) a setup its game's table
+    cannot start with, for what only that game checks (Master Crok: every deck)."""
+    check = getattr(table_class(setup.game), "check_setup", None)
+    if check is not None:
+        check(setup)
+
+
 def open_table(setup: TableSetup, mat: MatZones) -> RefereedTable:
     """The table for ``setup``'s game, on a mat with ``mat``'s zones."""
     table: RefereedTable = table_class(setup.game)(setup, mat)
