@@ -35,9 +35,11 @@ import numpy as np
 
 from companion.observation import CardSighting, Observation
 from vision.cards.geometry import warp_quad
+from vision.frame import Frame
 from vision.mat.calibration import MatCalibrator
 from vision.mat.layout import MatLayout
-from vision.stability import hands, skin_mask
+from vision.shrink import shrunk
+from vision.stability import StabilityGate, hands, skin_mask
 from vision.taught.features import largest_blob, orb, order_corners, positions
 from vision.taught.lone import DISTINCT, THUMB, LoneCards, agreeing, thumb_vector
 from vision.taught.store import TaughtDeck
@@ -95,6 +97,9 @@ three on training seeds)."""
 LEAST_FEATURES = 500
 """ORB keypoints looked for on the smallest blob."""
 WORK_SCALE = 0.5
+HAND_LOOK_EVERY = 4
+"""While the stability gate sees a resting hand on a still table, the cards are looked at on
+the first such frame and every fourth after (a full read each frame would cost a core)."""
 
 
 Keypoints = tuple[np.ndarray, np.ndarray]
@@ -535,6 +540,9 @@ class TaughtCardReader:
         self.index = DeckIndex(deck)
         self.layout = layout
         self.calibrator = MatCalibrator(layout) if layout is not None else None
+        self.gate = StabilityGate()
+        self._last: Observation | None = None
+        self._hand_frames = 0
 
     def find(self, image: np.ndarray) -> tuple[list[CardMatch], list[np.ndarray], MatContext]:
         """The taught cards found, the outlines of unknown cards, and the mat context."""
@@ -639,6 +647,54 @@ class TaughtCardReader:
         calibration = "none" if self.calibrator is None else self.calibrator.current.state
         return Observation(t_ns, frame_index, tuple(cards), calibration=calibration)
 
+    def read(self, frame: Frame) -> Observation:
+        """Follow a camera: the cards are read again only when the table settles after a
+        change (hands gone, nothing moving); in between, the last reading is handed out
+        again, marked not stable while things move. ``changed_zones`` names the zones whose
+        cards changed (what lies there, or how many)."""
+        report = self.gate.update(frame)
+        fresh: Observation | None = None
+        if report.reason == "hand":
+            self._hand_frames += 1
+            if self._hand_frames % HAND_LOOK_EVERY == 1:
+                fresh = self.read_image(frame.image, frame.index, frame.t_ns)
+                if self._skin_is_cards(frame.image, fresh):
+                    report = self.gate.accept(frame)
+        else:
+            self._hand_frames = 0
+        if self._last is not None and not report.settled:
+            last = self._last
+            calibration = "kept" if last.calibration == "fresh" else last.calibration  # not read from this frame
+            return Observation(frame.t_ns, frame.index, last.cards, calibration=calibration, stable=report.stable)
+        obs = fresh if fresh is not None and report.settled else self.read_image(frame.image, frame.index, frame.t_ns)
+        before = _by_zone(self._last) if self._last is not None else {}
+        now = _by_zone(obs)
+        changed = tuple(sorted(z for z in set(before) | set(now) if before.get(z) != now.get(z)))
+        self._last = Observation(obs.t_ns, obs.frame_index, obs.cards, calibration=obs.calibration,
+                                 changed_zones=changed if self._last is not None else ())
+        return self._last
+
+    def _skin_is_cards(self, image: np.ndarray, obs: Observation) -> bool:
+        """Whether what the stability gate takes for a resting hand lies within the cards
+        just found (a back printed red and gold is skin-coloured): the skin-coloured areas
+        that changed since the gate's last accepted frame, and that no card explains, are
+        fewer than a hand's. A real hand reaches past the card it rests on."""
+        reference = self.gate.reference
+        if reference is None or not obs.cards:
+            return False
+        size = (reference.shape[1], reference.shape[0])
+        small = shrunk(image, size)
+        changed = cv2.absdiff(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), reference) > self.gate.motion_level
+        skin = skin_mask(small) & (changed.astype(np.uint8) * 255)
+        scale = size[0] / image.shape[1]
+        cards = np.zeros(skin.shape, np.uint8)
+        for card in obs.cards:
+            outline = np.asarray(card.corners, np.float32) * scale
+            c = outline.mean(axis=0)
+            cv2.fillPoly(cards, [np.round(c + (outline - c) * 1.1).astype(np.int32)], 255)
+        loose = skin & ~cards
+        return int(np.count_nonzero(hands(loose, self.gate.hand_pixels))) == 0
+
     def _sighting(self, corners: np.ndarray, code: str | None, confidence: float, context: MatContext) -> CardSighting:
         outline = tuple((float(x), float(y)) for x, y in corners)
         mat_xy, zone = None, None
@@ -648,6 +704,14 @@ class TaughtCardReader:
             if self.layout is not None:
                 zone = self.layout.zone_at(*mat_xy)
         return CardSighting(code, confidence, outline, zone, mat_xy)  # type: ignore[arg-type]
+
+
+def _by_zone(obs: Observation) -> dict[str, list[str]]:
+    """Zone -> the codes read there (sorted; an unread card as ""), for telling what changed."""
+    out: dict[str, list[str]] = {}
+    for card in obs.cards:
+        out.setdefault(card.zone or "", []).append(card.code or "")
+    return {zone: sorted(codes) for zone, codes in out.items()}
 
 
 def _in_frame(matches: list[CardMatch], zoom: float, origin: tuple[int, int]) -> list[CardMatch]:
