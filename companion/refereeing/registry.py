@@ -24,6 +24,7 @@ REFEREED: dict[str, str] = {
     "crocodile": "companion.refereeing.cabo:CaboTable",
     "recall": "companion.refereeing.cabo:CaboTable",
     "pool-party": "companion.refereeing.poolparty:PoolPartyTable",
+    "master-crok": "companion.refereeing.mastercrok:MasterCrokTable",
 }
 """Game name (as the engines' registry names it) -> ``module:Class`` of its table."""
 
