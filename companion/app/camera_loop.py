@@ -40,19 +40,20 @@ class CameraLoop:
         self,
         source: FrameSource,
         referee: Any,
-        reader_for: Callable[[str, int], Reader],
+        reader_for: Callable[..., Reader | None],
         *,
         read_timeout_s: float = 2.0,
     ) -> None:
         self.source = source
         self.referee = referee
         self.reader_for = reader_for
-        """The reader for a game and its number of seats (the composition root's)."""
+        """The reader for a game and its number of seats, and Master Crok's decks (the
+        composition root's); None when the game cannot be read."""
         self.read_timeout_s = read_timeout_s
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._reader: Reader | None = None
-        self._reader_for: tuple[str, int] | None = None
+        self._reader_for: tuple[Any, ...] | None = None
         self._fresh = True
         self._picture: bytes | None = None
         self._picture_version = 0
@@ -72,9 +73,12 @@ class CameraLoop:
     def _reader_for_game(self) -> Reader | None:
         setup = self.referee.current_setup()
         key = (setup.game, len(setup.seats)) if setup is not None else ("crocodile", 4)
-        if key != self._reader_for:
-            self._reader = self.reader_for(*key)
-            self._reader_for = key
+        # Master Crok's reader knows the decks at the table: new decks, a new reader.
+        game_setup = getattr(setup, "game_setup", None) or {}
+        decks = tuple(game_setup.get("deck_names") or ())
+        if (*key, decks) != self._reader_for:
+            self._reader = self.reader_for(*key, decks) if decks else self.reader_for(*key)
+            self._reader_for = (*key, decks)
             self._fresh = True
         return self._reader
 

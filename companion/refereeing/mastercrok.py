@@ -564,8 +564,9 @@ class MasterCrokTable(MatchTable):
             message, rule = f"{who} takes {what} of {self._seat_name(int(data['from']))}", "MC-07"
         else:
             return
+        # ``event``: what happened, told by the table (the engine's own rulings carry none).
         self._announce({"rule_id": rule, "kind": "info", "seat": seat if isinstance(seat, int) else None,
-                        "message": message})
+                        "message": message, "event": event.kind})
 
     # -- presentation ------------------------------------------------------------------------
 

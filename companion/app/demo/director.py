@@ -478,6 +478,34 @@ class StopDemo(Exception):
     """The demo is shutting down."""
 
 
+class HeldSource:
+    """A live stage's pace: each state set on the renderer's frame source is held for
+    ``hold_s``, and at least ``hold_frames`` frames drawn after it, so the camera loop settles
+    on it however slowly the machine reads (at most four holds and ten seconds more: a camera
+    that stopped must not stop the story). ``stopping`` ends the story at the next wait."""
+
+    def __init__(self, source: Any, hold_s: float = 2.5, hold_frames: int = 8) -> None:
+        self.source = source
+        self.hold_s = hold_s
+        self.hold_frames = hold_frames
+        self.stopping = False
+
+    def sleep(self, seconds: float) -> None:
+        end = time.monotonic() + seconds
+        while not self.stopping and time.monotonic() < end:
+            time.sleep(0.05)
+        if self.stopping:
+            raise StopDemo
+
+    def hold(self, state: Any) -> None:
+        first = self.source.frames_drawn + 1  # the frame being drawn may show the table before
+        self.source.set_state(state)
+        self.sleep(self.hold_s)
+        ceiling = time.monotonic() + 4 * self.hold_s + 10.0
+        while self.source.frames_drawn < first + self.hold_frames and time.monotonic() < ceiling:
+            self.sleep(0.05)
+
+
 RECALL_ROUND = Deal(
     layouts=(("9s", "Kd", "3d", "2c"), ("Kh", "8d", "3c", "4c"), ("5d", "6h", "7d", "9c"), ("As", "2h", "5c", "Jc")),
     deck_top=("5h", "7s", "4h", "Qs", "Jh", "6s", "8h", "Th", "2d", "3h"),

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.app.demo.director import StopDemo, VirtualTable
+from companion.app.demo.director import HeldSource, VirtualTable
 from companion.events import InputEvent
 from companion.games.base import Action
 from companion.games.poolparty import PoolParty
@@ -223,31 +223,16 @@ class PoolRenderedStage(VirtualTable, PoolStage):
                 self._submit(InputEvent("camera", "observation", t, None, observation.to_json()))
 
 
-class PoolLiveStage(PoolStage):
+class PoolLiveStage(HeldSource, PoolStage):
     """``companion demo --game pool-party``: the pool renderer as the camera, read by the
     camera loop in real time; each board held long enough for the camera to settle."""
 
     def __init__(self, referee: Any, source: Any, hold_s: float = 2.5, hold_frames: int = 8) -> None:
+        super().__init__(source, hold_s, hold_frames)
         self.referee = referee
-        self.source = source
-        self.hold_s = hold_s
-        self.hold_frames = hold_frames
-        self.stopping = False
-
-    def sleep(self, seconds: float) -> None:
-        end = time.monotonic() + seconds
-        while not self.stopping and time.monotonic() < end:
-            time.sleep(0.05)
-        if self.stopping:
-            raise StopDemo
 
     def show(self, state: PoolState) -> None:
-        first = self.source.frames_drawn + 1
-        self.source.set_state(state)
-        self.sleep(self.hold_s)
-        ceiling = time.monotonic() + 4 * self.hold_s + 10.0
-        while self.source.frames_drawn < first + self.hold_frames and time.monotonic() < ceiling:
-            self.sleep(0.05)
+        self.hold(state)
 
     def answer(self, choose: Callable[[dict[str, Any]], int | None]) -> None:
         question = (self.referee.live.current().state.get("game") or {}).get("question")

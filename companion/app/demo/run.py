@@ -71,42 +71,46 @@ class DemoRun:
         self._thread.join(timeout=5)
 
 
-class PoolPartyRun:
-    """``companion demo --game pool-party``: the director's scripted game on a rendered
-    pool, read by the real board reader through the camera loop, told again and again."""
+class StoryRun:
+    """A scripted game told again and again at the demo's table, each telling a new game
+    (the last one goes to the history). A game's run says what its table is set up with
+    (:meth:`setup`), how the table is cleared (:meth:`clear`) and how the story is told
+    (:meth:`tell`) on its live stage (``self.stage``: sleeps, and stops on ``stopping``)."""
 
-    def __init__(self, table: Any, *, hold_s: float = 2.5, fps: float = DEMO_FPS) -> None:
-        from companion.app.assemble import Readers, mat_for, pool_board, start_camera
-        from companion.app.demo.poolparty import PoolLiveStage
-        from vision.mat.pool import pool_layout
-        from vision.sources.live import PoolRendererSource
+    stage: Any
 
+    def __init__(self, table: Any) -> None:
         self.table = table
-        paper = mat_for("pool-party", 2, table.config.camera.mat_paper).paper or "a2"
-        layout, geometry = pool_layout(pool_board(), paper)
-        self.source = PoolRendererSource(layout, geometry, seed=11, fps=fps)
-        start_camera(table, self.source, Readers(table.config.camera.mat_paper, table.data_dir, drawn_tiles=True))
-        self.stage = PoolLiveStage(table.referee, self.source, hold_s=hold_s, hold_frames=round(hold_s * fps))
         self.finished = threading.Event()
         self.stories = 0
         self._thread = threading.Thread(target=self._run, name="demo-director", daemon=True)
 
-    def start(self) -> PoolPartyRun:
+    def start(self) -> StoryRun:
         self._thread.start()
         return self
 
-    def _run(self) -> None:
-        from companion.app.demo.poolparty import PoolDirector, story_setup
-        from vision.render.pool import PoolState
+    def prepare(self) -> None:
+        """Once, before the first telling."""
 
+    def setup(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def clear(self) -> None:
+        raise NotImplementedError
+
+    def tell(self) -> None:
+        raise NotImplementedError
+
+    def _run(self) -> None:
         referee = self.table.referee
         try:
+            self.prepare()
             while True:
-                setup = referee.check_setup(story_setup()).to_json()
+                setup = referee.check_setup(self.setup()).to_json()
                 referee.submit(InputEvent("phone", "setup", referee.clock(), None, setup))
-                self.source.set_state(PoolState())
+                self.clear()
                 self.stage.sleep(2.0)
-                PoolDirector(self.stage).play()
+                self.tell()
                 self.stories += 1
                 log.info("demo: the game is over; it starts again in %d s", PAUSE_S)
                 self.stage.sleep(PAUSE_S)
@@ -122,5 +126,78 @@ class PoolPartyRun:
         self._thread.join(timeout=5)
 
 
-DEMOS: dict[str, type[DemoRun] | type[PoolPartyRun]] = {"crocodile": DemoRun, "pool-party": PoolPartyRun}
+class PoolPartyRun(StoryRun):
+    """``companion demo --game pool-party``: the director's scripted game on a rendered
+    pool, read by the real board reader through the camera loop, told again and again."""
+
+    def __init__(self, table: Any, *, hold_s: float = 2.5, fps: float = DEMO_FPS) -> None:
+        from companion.app.assemble import Readers, mat_for, pool_board, start_camera
+        from companion.app.demo.poolparty import PoolLiveStage
+        from vision.mat.pool import pool_layout
+        from vision.sources.live import PoolRendererSource
+
+        super().__init__(table)
+        paper = mat_for("pool-party", 2, table.config.camera.mat_paper).paper or "a2"
+        layout, geometry = pool_layout(pool_board(), paper)
+        self.source = PoolRendererSource(layout, geometry, seed=11, fps=fps)
+        start_camera(table, self.source, Readers(table.config.camera.mat_paper, table.data_dir, drawn_tiles=True))
+        self.stage = PoolLiveStage(table.referee, self.source, hold_s=hold_s, hold_frames=round(hold_s * fps))
+
+    def setup(self) -> dict[str, Any]:
+        from companion.app.demo.poolparty import story_setup
+
+        return story_setup()
+
+    def clear(self) -> None:
+        from vision.render.pool import PoolState
+
+        self.source.set_state(PoolState())
+
+    def tell(self) -> None:
+        from companion.app.demo.poolparty import PoolDirector
+
+        PoolDirector(self.stage).play()
+
+
+class MasterCrokRun(StoryRun):
+    """``companion demo --game master-crok``: Ann's and Bob's decks taught from rendered
+    frames into the demo's data directory, then the director's scripted game on a rendered
+    battle mat, read by the real taught-card reader through the camera loop, again and again."""
+
+    def __init__(self, table: Any, *, hold_s: float = 2.5, fps: float = DEMO_FPS) -> None:
+        from companion.app.assemble import Readers, mat_for, start_camera
+        from companion.app.demo.mastercrok import CrokLiveStage, catalog_json
+        from vision.sources.live import CrokRendererSource
+
+        super().__init__(table)
+        paper = table.config.camera.mat_paper
+        self.layout = mat_for("master-crok", 2, paper)
+        self.source = CrokRendererSource(self.layout, catalog_json()["crok"], seed=11, fps=fps)
+        start_camera(table, self.source, Readers(paper, table.data_dir, drawn_tiles=True))
+        self.stage = CrokLiveStage(table.referee, self.source, table.simulated_pads, hold_s=hold_s,
+                                   hold_frames=round(hold_s * fps))
+
+    def prepare(self) -> None:
+        from companion.app.demo.mastercrok import teach_story_decks
+
+        teach_story_decks(self.table.data_dir, self.layout)  # the decks the setup names
+
+    def setup(self) -> dict[str, Any]:
+        from companion.app.demo.mastercrok import story_setup
+
+        return story_setup(resolved=False)
+
+    def clear(self) -> None:
+        from vision.render.croks import CrokTable
+
+        self.source.set_state(CrokTable())
+
+    def tell(self) -> None:
+        from companion.app.demo.mastercrok import CrokDirector
+
+        CrokDirector(self.stage).play()
+
+
+DEMOS: dict[str, type[DemoRun] | type[StoryRun]] = {
+    "crocodile": DemoRun, "pool-party": PoolPartyRun, "master-crok": MasterCrokRun}
 """The games ``companion demo --game`` plays."""
