@@ -42,6 +42,12 @@ def history() -> str:
     return _page("history.html")
 
 
+@bp.get("/teach")
+def teach() -> str:
+    """Teach the camera a deck of Croks, card by card (Master Crok)."""
+    return _page("teach.html")
+
+
 # -- the setup form's choices ------------------------------------------------------------
 
 

@@ -15,6 +15,7 @@ from companion.app.camera_loop import CameraLoop
 from companion.app.config import Config
 from companion.app.crok_decks import fill_setup
 from companion.app.paths import DB_NAME
+from companion.app.teaching import Teaching
 from companion.events import InputEvent
 from companion.referee import Referee
 from companion.refereeing.protocol import MatZones
@@ -40,6 +41,8 @@ class Table:
     data_dir: Path
     demo: bool
     camera: Any = None
+    teaching: Any = None
+    """Decks taught through this table's camera (companion.app.teaching)."""
     simulated_pads: Any = None
     """Demo only: the simulated pads (keyboard and page press here)."""
     _closers: ExitStack = field(default_factory=ExitStack)
@@ -148,11 +151,13 @@ def assemble_table(config: Config, data_dir: Path, *, demo: bool = False) -> Tab
     )
     table = Table(config, store, referee, None, data_dir, demo)
     referee.fill_setup = partial(fill_setup, data_dir=data_dir)
+    table.teaching = Teaching(data_dir, mat_for("master-crok", 2, paper))
     try:
         _wire_pads(table)
         _wire_camera(table, Readers(paper, data_dir, drawn_tiles=demo))
         table.app = create_app({"TABLE_NAME": config.table.name, "DEMO": demo,
-                                "ALLOWED_HOSTS": config.web.allowed_hosts}, referee=referee)
+                                "ALLOWED_HOSTS": config.web.allowed_hosts}, referee=referee,
+                               teaching=table.teaching)
     except BaseException:
         table.close()
         raise
@@ -175,6 +180,8 @@ def _wire_camera(table: Table, readers: Readers) -> None:
 def start_camera(table: Table, source: Any, readers: Any) -> CameraLoop:
     loop = CameraLoop(source, table.referee, readers)
     table.referee.camera_picture = loop.picture
+    if table.teaching is not None:
+        table.teaching.camera = loop  # a deck is taught through the camera the service owns
     table._closers.callback(loop.stop)
     loop.start()
     table.camera = loop

@@ -61,6 +61,9 @@ class CameraLoop:
         self._lock = threading.Lock()
         self.frames = 0
         self.readings = 0
+        self.divert: Callable[[Frame], None] | None = None
+        """While set, every frame goes here instead of to the game's reader (a deck being
+        taught through the running service: the game waits, its reader sees nothing)."""
 
     # -- the picture -------------------------------------------------------------------
 
@@ -97,6 +100,15 @@ class CameraLoop:
             self.referee.camera_status({"state": "gone", "message": str(exc)})
             return False
         self.frames += 1
+        divert = self.divert
+        if divert is not None:
+            try:
+                divert(frame)
+            except Exception:  # teaching must not stop the camera
+                log.exception("camera: the frame for teaching failed")
+            self._show(frame, Observation(frame.t_ns, frame.index), changed=False)
+            self._fresh = True  # the game's table is read anew once teaching is over
+            return True
         reader = self._reader_for_game()
         if reader is None:
             return True
@@ -106,6 +118,11 @@ class CameraLoop:
             self._fresh = False
             self.readings += 1
             self.referee.submit(InputEvent("camera", "observation", frame.t_ns, None, observation.to_json()))
+        self._show(frame, observation, changed)
+        return True
+
+    def _show(self, frame: Frame, observation: Observation, changed: bool) -> None:
+        """The picture for the page: on a change, and every few seconds."""
         now = time.monotonic()
         if changed or now - self._picture_at >= PICTURE_EVERY_S:
             jpeg = annotate_jpeg(frame.image, observation, quality=70)
@@ -119,7 +136,6 @@ class CameraLoop:
             if observation.camera.warning:
                 status["message"] = observation.camera.warning  # the page shows it by the picture
             self.referee.camera_status(status)
-        return True
 
     # -- the thread --------------------------------------------------------------------
 

@@ -33,7 +33,7 @@ DECK_KEY = "deck"
 
 def with_catalog(deck: TaughtDeck, catalog: Catalog, deck_list: Sequence[str]) -> TaughtDeck:
     """``deck`` keeping the catalog it was taught from and the deck list it teaches."""
-    extra = {**deck.extra, "catalog": catalog.name, CATALOG_KEY: catalog.to_json(), DECK_KEY: list(deck_list)}
+    extra = {"catalog": catalog.name, **deck.extra, CATALOG_KEY: catalog.to_json(), DECK_KEY: list(deck_list)}
     return replace(deck, extra=extra)
 
 
