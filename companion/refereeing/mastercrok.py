@@ -46,6 +46,8 @@ from companion.refereeing.table import MatchTable
 
 BATTLE_TYPES = tuple(BattleType)
 PILES = ("winners", "losers")
+AGAIN, NONE_OF_THESE = ":again", ":none"
+"""The card question's answers besides a Crok (no Crok id starts with a colon)."""
 MAX_OPTIONS = 48
 """A question lists at most this many Croks to choose from (a deck of 40 holds fewer kinds)."""
 
@@ -101,6 +103,8 @@ class MasterCrokTable(MatchTable):
         (``None``: a card it could not name): not a new play."""
         self.refused: set[int] = set()
         """Seats whose unread Crok the players said is none of their deck's (MC-01)."""
+        self._card_choices: list[str] = []
+        """What each option of the card question means: a Crok id, or again / none of these."""
         self.named: dict[int, str] = {}
         """Seat -> the Crok the players named for a card the camera could not (this battle)."""
         self.pad: dict[str, Any] | None = None
@@ -201,20 +205,20 @@ class MasterCrokTable(MatchTable):
             return
         question, option = answered
         if question.kind == "card" and question.seat is not None:
-            self._named_card(question.seat, option)
+            self._named_card(question.seat, self._card_choices[question.options.index(option)])
         else:
             for action in option.actions:
                 if not self._try(self.game.action_from_json(action)):
                     break
         self._follow(fresh=False)
 
-    def _named_card(self, seat: int, option: Option) -> None:
-        if option.code == "again":
+    def _named_card(self, seat: int, choice: str) -> None:
+        if choice == AGAIN:
             self._note(f"The camera reads {self._seat_name(seat)}'s Crok again: lay it flat in the spot, in good light")
-        elif option.code == "none":
+        elif choice == NONE_OF_THESE:
             self.refused.add(seat)  # until another card lies in the spot
-        elif option.code:
-            self.named[seat] = option.code
+        else:
+            self.named[seat] = choice
 
     def _on_act(self, data: Mapping[str, Any]) -> None:
         action = self._action_of(data, self.game)
@@ -462,11 +466,13 @@ class MasterCrokTable(MatchTable):
     def _ask_card(self, seat: int) -> None:
         game = self.game
         owner = next(c.card.owner for c in game.battle.croks if c.holder == seat)
-        possible = sorted(game.unaccounted(game.sharing(owner)))
-        options = [Option(crok_label(game, crok), code=crok) for crok in possible[:MAX_OPTIONS]]
-        options += [Option("Read it again", code="again"), Option("None of these", code="none")]
+        possible = sorted(game.unaccounted(game.sharing(owner)))[:MAX_OPTIONS]
+        options = [Option(crok_label(game, crok)) for crok in possible]
+        options += [Option("Read it again"), Option("None of these")]
         if self._keep("card", seat, [o.label for o in options]):
             return
+        # A Crok's id is no card code the page draws a face for: the choices are kept here.
+        self._card_choices = [*possible, AGAIN, NONE_OF_THESE]
         self._ask("card", f"The camera cannot name {self._seat_name(seat)}'s Crok (a card never taught?): which is it?",
                   options, seat=seat, zone=f"seat{seat}/battle")
 

@@ -6,6 +6,7 @@ import { face, back, gap, pretty } from "./cards.js";
 import { renderScoreboard } from "./scoreboard.js";
 import { setupAdmin } from "./admin.js";
 import { poolHeadline, poolSubline, renderPool } from "./poolparty.js";
+import { crokHeadline, crokSubline, renderCroks } from "./mastercrok.js";
 
 // The games' own words for the call and the out-of-turn claim.
 const WORDS = {
@@ -65,6 +66,12 @@ function renderStatus(state) {
   if (game.game === "pool-party") {
     setText(byId("headline"), poolHeadline(view));
     subline.replaceChildren(poolSubline(view, game.round));
+    for (const id of ["final-round", "window", "pending"]) show(byId(id), false);
+    return;
+  }
+  if (game.game === "master-crok") {
+    setText(byId("headline"), crokHeadline(state, game));
+    subline.replaceChildren(crokSubline(state, game));
     for (const id of ["final-round", "window", "pending"]) show(byId(id), false);
     return;
   }
@@ -202,8 +209,15 @@ function seatItem(state, seat, view) {
 
 function renderTable(state) {
   const pool = state.game && state.game.game === "pool-party";
+  const croks = state.game && state.game.game === "master-crok";
   show(byId("pool"), pool);
-  show(byId("seats"), !pool);
+  show(byId("croks"), croks);
+  show(byId("seats"), !pool && !croks);
+  if (croks) {
+    show(byId("piles"), false);
+    renderCroks(byId("croks"), state);
+    return;
+  }
   if (pool) {
     show(byId("piles"), false);
     renderPool(byId("pool"), state.game.view);
