@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import shutil
 import statistics
 import sys
 import tempfile
@@ -24,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from _phone import CHROMIUM, open_phone  # noqa: E402
 
 from companion.app.assemble import assemble_table, pool_board  # noqa: E402
 from companion.app.config import Config  # noqa: E402
@@ -36,20 +37,6 @@ from vision.pool.reader import PoolReader  # noqa: E402
 from vision.render.pool import PoolState, pool_scene  # noqa: E402
 from vision.render.scene import SceneRenderer  # noqa: E402
 from vision.taught.defaults import default_tile_set  # noqa: E402
-
-CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
-WATCH = """
-() => {
-  window.__seen = [];
-  for (const id of ['headline', 'last-ruling']) {
-    const box = document.getElementById(id);
-    new MutationObserver(() => window.__seen.push([Date.now(), id, box.textContent])).observe(
-        box, {childList: true, subtree: true, characterData: true});
-  }
-}
-"""
 
 
 class TimedStage(PoolStage):
@@ -127,11 +114,7 @@ def main() -> None:
         setup = referee.check_setup(story_setup()).to_json()
         referee.submit(InputEvent("phone", "setup", referee.clock(), None, setup))
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
-            page.goto(server.url + "/")
-            page.wait_for_selector("#connection[data-state='live']")
-            page.evaluate(WATCH)
+            browser, page = open_phone(p, server.url, ["headline", "last-ruling"])
             stage = TimedStage(referee, page, args.moves)
             try:
                 PoolDirector(stage).play()

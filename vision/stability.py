@@ -327,6 +327,15 @@ class StabilityGate:
         """Is there a hand in the skin mask ``skin`` (enough pixels, and an area of them no card's)?"""
         return int(np.count_nonzero(skin)) >= self.hand_pixels and bool(hands(skin, self.hand_pixels).any())
 
+    def changes(self, frame: Frame | np.ndarray) -> tuple[Region, ...] | None:
+        """Where ``frame`` differs from the last accepted frame (None: none accepted yet),
+        without accepting it: what a caller reads before it decides to :meth:`accept`."""
+        look, _ = self._small(frame)
+        if self._reference is None or self._reference.grey.shape != look.grey.shape:
+            return None
+        differs, changed_cells = self._cells(look, self._reference)
+        return self._regions(changed_cells, differs, look.grey.shape)
+
     def accept(self, frame: Frame | np.ndarray) -> StabilityReport:
         """Settle on this frame although the gate waits on it for a resting hand: for a
         caller that has looked and knows better (the taught-card reader, when every

@@ -41,8 +41,13 @@ def truth_rulings(director: CrokDirector) -> list[tuple[str, str]]:
 
 
 def engine_rulings(referee: Referee) -> list[tuple[str, str]]:
-    """The rulings of the referee's engine (the table's own account of the play left out)."""
-    return [(r["rule_id"], r["message"]) for r in referee.table.rulings if "event" not in r]
+    """The rulings of the referee's engine, as announced (the table's own account of the
+    play left out), checked against the engine's whole history (the page keeps the latest fifty)."""
+    announced = [(r["rule_id"], r["message"]) for r in referee.table.rulings if "event" not in r]
+    made = [(e.ruling.rule_id, e.ruling.message) for events in referee.table.game.events for e in events
+            if e.ruling is not None]
+    assert made[-len(announced):] == announced
+    return made
 
 
 def assert_refereed_as_the_truth(referee: Referee, director: CrokDirector) -> None:

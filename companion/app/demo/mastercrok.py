@@ -77,19 +77,21 @@ def story_setup(*, resolved: bool = True) -> dict[str, Any]:
                                     "untaught": [[UNTAUGHT], []]}}
 
 
-def teach_story_decks(data_dir: Any, layout: Any = None) -> None:
-    """Teach Ann's and Bob's decks from rendered frames, one card at a time as a user does
-    (``vision.taught.defaults``), into ``data_dir``: Ann's without ``UNTAUGHT``, as if its
+def teach_story_decks(data_dir: Any, layout: Any = None, catalog: Mapping[str, Any] | None = None,
+                      untaught: str | None = UNTAUGHT) -> None:
+    """Teach Ann's and Bob's decks (the catalog's ``red`` and ``blue``; the example's by
+    default) from rendered frames, one card at a time as a user does
+    (``vision.taught.defaults``), into ``data_dir``: Ann's without ``untaught``, as if its
     card had been skipped while teaching."""
     from companion.app.crok_decks import with_catalog
-    from companion.crok_catalogs import shipped_catalog
+    from companion.games.mastercrok import parse_catalog
     from vision.taught.defaults import default_deck
 
-    catalog = shipped_catalog(CATALOG)
-    cards = {c["id"]: c for c in catalog.to_json()["crok"]}
-    for name, ids in zip(DECK_NAMES, story_decks(catalog.to_json()), strict=True):
-        kinds = [cards[i] for i in dict.fromkeys(ids) if i != UNTAUGHT]
-        with_catalog(default_deck(kinds, name, layout), catalog, ids).save(data_dir)
+    parsed = parse_catalog(catalog or catalog_json())
+    cards = {c["id"]: c for c in parsed.to_json()["crok"]}
+    for name, ids in zip(DECK_NAMES, story_decks(parsed.to_json()), strict=True):
+        kinds = [cards[i] for i in dict.fromkeys(ids) if i != untaught]
+        with_catalog(default_deck(kinds, name, layout), parsed, ids).save(data_dir)
 
 
 class CrokStage(ABC):
@@ -128,9 +130,11 @@ class CrokDirector:
     moments: list[Moment] = field(default_factory=list)
     missed: list[str] = field(default_factory=list)
     """Questions the story expected and the referee did not ask (a test fails on any)."""
+    catalog: dict[str, Any] | None = None
+    """The catalog the decks are of (its ``red`` and ``blue`` decks); None: the example."""
 
     def __post_init__(self) -> None:
-        catalog = catalog_json()
+        catalog = self.catalog or catalog_json()
         self.truth = MasterCrok(list(PLAYERS), dict(HOUSE_RULES), seed=self.seed,
                                 setup={"catalog": catalog, "decks": story_decks(catalog), "first_attacker": 0})
         self.cards = {c["id"]: c for c in catalog["crok"]}
@@ -395,7 +399,8 @@ class CrokRenderedStage(_VirtualStage):
     reader, one by one on a virtual clock, into a referee (the camera loop, without threads)."""
 
     def __init__(self, referee: Any, deck: Any, layout: Any, seed: int = 5, still_frames: int = 4,
-                 effects: Any = None) -> None:
+                 effects: Any = None, tilt_deg: float = 4.0, pan_deg: float = -2.0,
+                 catalog: Mapping[str, Any] | None = None) -> None:
         from vision.render.camera import overhead_camera
         from vision.render.scene import SceneRenderer
         from vision.sources.live import LIVE_EFFECTS
@@ -405,8 +410,8 @@ class CrokRenderedStage(_VirtualStage):
         self.layout = layout
         self.reader = TaughtCardReader(deck, layout)
         self.renderer = SceneRenderer()
-        self.camera = overhead_camera(layout.size_mm, tilt_deg=4.0, pan_deg=-2.0)
-        self.cards = {c["id"]: c for c in catalog_json()["crok"]}
+        self.camera = overhead_camera(layout.size_mm, tilt_deg=tilt_deg, pan_deg=pan_deg)
+        self.cards = {c["id"]: c for c in (catalog or catalog_json())["crok"]}
         self.seed = seed
         self.still_frames = still_frames
         self.effects = effects or LIVE_EFFECTS
