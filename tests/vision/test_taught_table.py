@@ -121,3 +121,21 @@ def test_a_hand_resting_over_the_table_is_still_waited_for(renderer, layout, car
     assert not any(obs.changed_zones for obs in readings)
     after = [reader.read(f) for f in frames(renderer, layout, cards, table, count=4, start=30)]
     assert [obs.changed_zones for obs in after if obs.changed_zones] == [("seat0/battle",)]
+
+
+def test_a_settle_reads_again_only_what_changed(renderer, layout, cards, deck, monkeypatch):
+    reader = TaughtCardReader(deck, layout)
+    for frame in frames(renderer, layout, cards, CrokTable(), start=0):
+        reader.read(frame)
+    table = CrokTable(spots={"seat0/battle": ("sun-kroko", True)}, piles={"seat1/losers": ("star-vega",)})
+    for frame in frames(renderer, layout, cards, table, start=10):
+        reader.read(frame)
+    looked: list[int] = []
+    real = type(reader.index.lone).name
+    monkeypatch.setattr(type(reader.index.lone), "name", lambda self, upright: looked.append(1) or real(self, upright))
+    turned = CrokTable(spots={"seat0/battle": ("sun-kroko", False)}, piles=table.piles)
+    settled = [obs for obs in (reader.read(f) for f in frames(renderer, layout, cards, turned, start=20))
+               if obs.changed_zones]
+    assert [obs.changed_zones for obs in settled] == [("seat0/battle",)]
+    assert sorted((c.code, c.zone) for c in settled[0].cards) == [("BACK", "seat0/battle"), ("star-vega", "seat1/losers")]
+    assert len(looked) == 1  # the spot's card; the pile nobody touched kept what was read there
