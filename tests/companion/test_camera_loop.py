@@ -68,3 +68,25 @@ def test_a_camera_out_of_focus_says_so_on_the_page():
     status = first_live_status(4, replace(LIVE_EFFECTS, blur_sigma=1.6))
     assert status["state"] == "live" and status["calibration"] == "fresh"
     assert "the camera is out of focus" in status["message"] and "turn its lens" in status["message"]
+
+
+def test_master_crok_gets_a_reader_for_its_decks_and_teaching_takes_the_frames_meanwhile():
+    from companion.app.crok_decks import crok_mat
+
+    referee = PageSide(2)
+    referee.setup = SimpleNamespace(game="master-crok", seats=["Ann", "Bob"], game_setup={"deck_names": ["a", "b"]})
+    asked: list[tuple] = []
+    taught: list[int] = []
+
+    def reader_for(*key: Any) -> Any:
+        asked.append(key)
+        return None  # a deck the camera cannot read: no reading, the camera goes on
+
+    loop = CameraLoop(RendererSource(crok_mat(2), state=TableState(), seed=3), referee, reader_for)
+    assert loop.step() and asked == [("master-crok", 2, ("a", "b"))]
+    loop.divert = lambda frame: taught.append(frame.index)
+    assert loop.step() and loop.step() and len(taught) == 2 and referee.readings == []
+    assert referee.statuses and referee.statuses[-1]["state"] == "live"  # the page still sees the camera
+    loop.divert = None
+    referee.setup.game_setup = {"deck_names": ["a", "c"]}  # other decks: another reader
+    assert loop.step() and asked[-1] == ("master-crok", 2, ("a", "c"))

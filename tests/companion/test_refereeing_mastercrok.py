@@ -414,3 +414,24 @@ def test_undo_of_what_the_camera_still_sees_takes_it_again():
     t.see({0: "BACK"})
     t._input("undo")
     assert t.view["battle"]["to_play"] == [1]
+
+
+def test_MC_04_the_next_game_of_the_match_starts_with_the_winner_attacking():
+    t = Table(first=1)
+    wins = [("moon-nox", "sun-kroko"), ("star-comet", "moon-shade"), ("river-delta", "star-vega"),
+            ("leaf-moss", "river-delta"), ("stone-flint", "leaf-moss"), ("fire-blaze", "stone-flint")]
+    for bob, ann in wins:  # Bob attacks and wins each battle by an outright win
+        t.tap("Power")
+        t.see({1: "BACK"})
+        t.see({0: "BACK", 1: "BACK"})
+        t.see({0: ann, 1: bob})
+        while t.question and t.question["kind"] == "ability":
+            seat = t.question["seat"]
+            labels = [o["label"] for o in t.question["options"]]
+            ends = "it wins the battle" if seat == 1 else "no effect"  # Ann's Samurai cannot be declined
+            t.tap(next(lab for lab in labels if lab.startswith("Decline") and seat == 0 or lab.endswith(ends)))
+        t.see()
+    assert t.view["outcome"]["winners"] == [1] and t.state["scores"]["round_over"]
+    t._input("next_round")
+    assert t.state["round"] == 2 and t.view["battle"]["attacker"] == 1 and t.view["outcome"] is None
+    assert t.rulings()[-1] == ("MC-04", "Game 2: shuffle, draw 4; Bob attacks first")
