@@ -94,3 +94,14 @@ class PhoneTaps:
 
     def tap(self, kind: str, data: dict[str, Any]) -> None:
         self.referee.submit(InputEvent("phone", kind, time.monotonic_ns(), None, data))
+
+
+def open_phone(playwright: Any, url: str, watch: Sequence[str]) -> tuple[Any, Any]:
+    """A phone-sized chromium page on the table at ``url``, live and watching ``watch``
+    (for a bench that serves its table itself)."""
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(url + "/")
+    page.wait_for_selector("#connection[data-state='live']")
+    page.evaluate(WATCH, list(watch))
+    return browser, page

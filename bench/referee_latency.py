@@ -21,7 +21,6 @@ import argparse
 import http.client
 import os
 import platform
-import shutil
 import statistics
 import sys
 import tempfile
@@ -30,6 +29,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from _phone import ARGS, CHROMIUM  # noqa: E402
 
 from companion.app.assemble import assemble_table  # noqa: E402
 from companion.app.config import Config  # noqa: E402
@@ -40,9 +41,6 @@ from companion.games.cabo import Crocodile  # noqa: E402
 from companion.games.cabo.actions import Discard, Draw, Look, TurnUp  # noqa: E402
 from vision.mat.games import mat_layout  # noqa: E402
 
-CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
 SETTLE_MS = 15.0
 WATCH = """
 () => {

@@ -43,7 +43,7 @@ from companion.refereeing.protocol import (
     RefereedTable,
     TableInput,
 )
-from companion.refereeing.registry import LABELS, REFEREED, GameOffer, offers, open_table
+from companion.refereeing.registry import LABELS, REFEREED, GameOffer, check_game_setup, offers, open_table
 from companion.refereeing.setup import SetupError, TableSetup, parse_setup
 from companion.stats import head_to_head, is_placeholder, player_stats
 from companion.store import Player, Store, StoredEvent, name_key
@@ -137,6 +137,9 @@ class Referee:
         """The camera's state for the page: live / stalled / gone, the picture's version."""
         self.camera_picture: Callable[[], tuple[int, bytes | None]] | None = None
         """The latest annotated picture (set by the composition root when a camera runs)."""
+        self.fill_setup: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+        """Completes a setup with what the composition root keeps (Master Crok: the taught
+        decks it names, from the data directory); raises SetupError naming the field."""
         self._replaying = False
         self._table_session: int | None = None
         """The session whose log the table was built from (a setup stored since may have
@@ -347,13 +350,16 @@ class Referee:
 
     def check_setup(self, data: dict[str, Any]) -> TableSetup:
         """Validate a setup before it is submitted (raises :class:`SetupError`): a game the
-        referee plays, its seats, house rules and first seat. The house rules it leaves out
-        are this table's (the config's), written into the setup so that the stored game
-        replays the same under any config."""
+        referee plays, its seats, house rules and first seat, and what only its game checks.
+        The house rules it leaves out are this table's (the config's), written into the setup
+        so that the stored game replays the same under any config."""
+        if self.fill_setup is not None:
+            data = self.fill_setup(dict(data))
         setup = parse_setup(data)
         if setup.game not in REFEREED:
             raise SetupError("game", f"the live referee follows {', '.join(REFEREED)} so far; "
                                      f"{setup.game} can be replayed from records ('companion replay')")
+        check_game_setup(setup)
         table_rules = self.house_rules.get(setup.game)
         if not table_rules:
             return setup

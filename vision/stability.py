@@ -336,6 +336,27 @@ class StabilityGate:
         """Is there a hand in the skin mask ``skin`` (enough pixels, and an area of them no card's)?"""
         return int(np.count_nonzero(skin)) >= self.hand_pixels and bool(hands(skin, self.hand_pixels).any())
 
+    def changes(self, frame: Frame | np.ndarray) -> tuple[Region, ...] | None:
+        """Where ``frame`` differs from the last accepted frame (None: none accepted yet),
+        without accepting it: what a caller reads before it decides to :meth:`accept`."""
+        look, _ = self._small(frame)
+        if self._reference is None or self._reference.grey.shape != look.grey.shape:
+            return None
+        differs, changed_cells = self._cells(look, self._reference)
+        return self._regions(changed_cells, differs, look.grey.shape)
+
+    def accept(self, frame: Frame | np.ndarray) -> StabilityReport:
+        """Settle on this frame although the gate waits on it for a resting hand: for a
+        caller that has looked and knows better (the taught-card reader, when every
+        skin-coloured thing the gate saw lies within cards it named: a back printed red and
+        gold is skin-coloured, and a deck of them would never be believed)."""
+        look, _ = self._small(frame)
+        self._previous = look
+        if self._reference is None or self._reference.grey.shape != look.grey.shape:
+            return self._settle(look, np.ones_like(self._cells(look, look)[1]), None)
+        differs, changed_cells = self._cells(look, self._reference)
+        return self._settle(look, changed_cells, differs)
+
     def _settle(self, look: _Look, changed_cells: np.ndarray, differs: np.ndarray | None) -> StabilityReport:
         self._reference = look
         self._waited = 0

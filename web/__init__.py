@@ -17,10 +17,12 @@ from companion.referee import Referee
 from companion.store import Store
 
 
-def create_app(test_config: dict[str, Any] | None = None, *, referee: Referee | None = None) -> Flask:
+def create_app(test_config: dict[str, Any] | None = None, *, referee: Referee | None = None,
+               teaching: Any = None) -> Flask:
     """Build the app. ``referee`` is given by the composition root (``companion serve`` /
     ``demo``); when absent (tests, ``flask run``), one is made over the SQLite file
-    ``DATABASE`` from the config."""
+    ``DATABASE`` from the config. ``teaching``: decks taught through the table's camera
+    (``web.teach``; without it, the teach API says there is none)."""
     app = Flask(__name__)
     app.config.from_mapping(
         SECRET_KEY=secrets.token_hex(16),
@@ -50,14 +52,15 @@ def create_app(test_config: dict[str, Any] | None = None, *, referee: Referee | 
         store = Store(Path(app.config["DATABASE"]))
         referee = Referee(store, table_name=app.config["TABLE_NAME"], demo=app.config["DEMO"])
     app.extensions["referee"] = referee
+    app.extensions["teaching"] = teaching
 
-    from web import admin, api, join, pages, play, records, rules, security
+    from web import admin, api, join, pages, play, records, rules, security, teach
 
     security.init_app(app, app.config.get("ALLOWED_HOSTS"))
     admin.init_app(app, referee)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
-    for blueprint in (play.bp, records.bp, rules.bp, join.bp):
+    for blueprint in (play.bp, records.bp, rules.bp, join.bp, teach.bp):
         app.register_blueprint(blueprint)
     if app.config["DEMO"] or referee.demo:
         from web import demo

@@ -51,6 +51,12 @@ def players() -> str:
     return _page("players.html", games=setup_games(referee), players=[p.to_json() for p in referee.players()])
 
 
+@bp.get("/teach")
+def teach() -> str:
+    """Teach the camera a deck of Croks, card by card (Master Crok)."""
+    return _page("teach.html")
+
+
 # -- the setup form's choices ------------------------------------------------------------
 
 

@@ -144,9 +144,14 @@ class Body(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
 
 
+DeckName = Annotated[StrictStr, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")]
+"""A taught deck's name (``vision.taught.store``'s rule)."""
+
+
 class SetupBody(Body):
     """``POST /api/setup``. ``pin``: the table's admin PIN to set (or change);
-    ``admin_pin``: the PIN already set, when this phone is not signed in as admin."""
+    ``admin_pin``: the PIN already set, when this phone is not signed in as admin;
+    ``decks``: Master Crok, each seat's taught deck."""
 
     game: Annotated[StrictStr, Field(min_length=1, max_length=40)]
     seats: Annotated[list[SeatName], Field(min_length=1, max_length=16)]
@@ -162,11 +167,26 @@ class SetupBody(Body):
     """The kept player chosen at each seat (``null``: the name typed, added when new)."""
     pin: NewPin | None = None
     admin_pin: GivenPin | None = None
+    decks: Annotated[list[DeckName], Field(max_length=16)] | None = None
 
     def game_setup(self) -> dict[str, Any]:
         """What the referee validates and stores: never a PIN nor its hash."""
-        return {"game": self.game, "seats": list(self.seats), "house_rules": dict(self.house_rules),
-                "dealer": self.dealer, "target": self.target, "rounds": self.rounds}
+        out: dict[str, Any] = {"game": self.game, "seats": list(self.seats), "house_rules": dict(self.house_rules),
+                               "dealer": self.dealer, "target": self.target, "rounds": self.rounds}
+        if self.decks is not None:
+            out["decks"] = list(self.decks)
+        return out
+
+
+class TeachBody(Body):
+    """``POST /api/teach/start``: the deck's name, the catalog it is taught from (a shipped
+    catalog's name, or the catalog itself), and which of its decks (none: every Crok once)."""
+
+    deck: DeckName
+    catalog: Annotated[StrictStr, Field(max_length=64)] | None = None
+    catalog_data: dict[str, Any] | None = None
+    deck_list: Annotated[StrictStr, Field(max_length=64)] | None = None
+    pin: GivenPin | None = None
 
 
 class AdminBody(Body):

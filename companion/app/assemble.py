@@ -9,15 +9,17 @@ import logging
 import sqlite3
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
 from companion.app.camera_loop import CameraLoop
 from companion.app.config import Config
+from companion.app.crok_decks import fill_setup
 from companion.app.health import report as health_report
 from companion.app.health import table_parts
 from companion.app.paths import DB_NAME
+from companion.app.teaching import Teaching
 from companion.events import InputEvent
 from companion.referee import Referee
 from companion.refereeing.protocol import MatZones
@@ -49,6 +51,8 @@ class Table:
     """The seat pads (``hardware.table.TablePads``), or None."""
     pads_problem: str = ""
     """Why there are no seat pads; empty with them."""
+    teaching: Any = None
+    """Decks taught through this table's camera (companion.app.teaching)."""
     simulated_pads: Any = None
     """Demo only: the simulated pads (keyboard and page press here)."""
     _closers: ExitStack = field(default_factory=ExitStack)
@@ -71,6 +75,10 @@ def mat_for(game: str, seats: int, paper: str = "auto") -> MatLayout:
     """The mat a game is played on: on ``paper``, or (``auto``) the smallest paper that
     holds the game's zones at real card size. Worked out once per game, seats and paper:
     a layout takes a good half second, and a setup must not wait for it."""
+    if game == "master-crok":
+        from companion.app.crok_decks import crok_mat
+
+        return crok_mat(seats, paper)
     board = pool_board() if game == "pool-party" else None
     if paper != "auto":
         return mat_layout(game, seats, paper, board=board)
@@ -90,16 +98,19 @@ def mat_zones(game: str, seats: int, paper: str = "auto") -> MatZones:
 
 @dataclass(frozen=True)
 class Readers:
-    """The camera's reader for each game: the card reader on the game's mat, or the Pool
+    """The camera's reader for each game: the card reader on the game's mat, the Pool
     Party board reader with the tiles taught in ``data_dir`` (the drawn tiles in the demo,
-    or, said loudly, when none were taught)."""
+    or, said loudly, when none were taught), or Master Crok's taught-card reader with every
+    deck at the table (``decks``: their names, as taught in ``data_dir``)."""
 
     paper: str
     data_dir: Path
     drawn_tiles: bool = False
 
-    def __call__(self, game: str, seats: int) -> Any:
+    def __call__(self, game: str, seats: int, decks: tuple[str, ...] = ()) -> Any:
         layout = mat_for(game, seats, self.paper)
+        if game == "master-crok":
+            return self._crok_reader(layout, decks)
         if game != "pool-party":
             return CardReader(layout)
         from vision.pool.reader import PoolReader
@@ -115,6 +126,17 @@ class Readers:
                 log.warning("Pool Party tiles not taught (%s): reading the drawn tiles; teach yours with "
                             "'companion teach tiles'", exc)
         return PoolReader(board, tiles or default_tile_set(board), layout, paper=layout.paper or "a2")
+
+    def _crok_reader(self, layout: MatLayout, decks: tuple[str, ...]) -> Any:
+        from companion.app.crok_decks import reader_deck
+        from vision.taught.cards import TaughtCardReader
+        from vision.taught.store import TaughtError
+
+        try:
+            return TaughtCardReader(reader_deck(self.data_dir, decks), layout)
+        except (TaughtError, ValueError) as exc:
+            log.error("Master Crok: the camera cannot read the decks %s: %s", ", ".join(decks) or "(none named)", exc)
+            return None
 
 
 def assemble_table(config: Config, data_dir: Path, *, demo: bool = False, simulate: bool = False) -> Table:
@@ -144,11 +166,14 @@ def assemble_table(config: Config, data_dir: Path, *, demo: bool = False, simula
         house_rules=config.house_rules,
     )
     table = Table(config, store, referee, None, data_dir, demo)
+    referee.fill_setup = partial(fill_setup, data_dir=data_dir)
+    table.teaching = Teaching(data_dir, mat_for("master-crok", 2, paper))
     try:
         _wire_pads(table, simulate=simulate)
         _wire_camera(table, Readers(paper, data_dir, drawn_tiles=demo))
         table.app = create_app({"TABLE_NAME": config.table.name, "DEMO": demo,
-                                "ALLOWED_HOSTS": config.web.allowed_hosts}, referee=referee)
+                                "ALLOWED_HOSTS": config.web.allowed_hosts}, referee=referee,
+                               teaching=table.teaching)
     except BaseException:
         table.close()
         raise
@@ -242,6 +267,8 @@ def _no_camera(table: Table, why: str) -> None:
 def start_camera(table: Table, source: Any, readers: Any, reopen: Any = None) -> CameraLoop:
     loop = CameraLoop(source, table.referee, readers, reopen=reopen)
     table.referee.camera_picture = loop.picture
+    if table.teaching is not None:
+        table.teaching.camera = loop  # a deck is taught through the camera the service owns
     table._closers.callback(loop.stop)
     loop.start()
     table.camera = loop

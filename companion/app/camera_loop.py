@@ -47,7 +47,7 @@ class CameraLoop:
         self,
         source: FrameSource | None,
         referee: Any,
-        reader_for: Callable[[str, int], Reader],
+        reader_for: Callable[..., Reader | None],
         *,
         read_timeout_s: float = 2.0,
         reopen: Opener | None = None,
@@ -68,12 +68,13 @@ class CameraLoop:
         """When the loop last went round (the watchdog's sign that it is not stuck)."""
         self.referee = referee
         self.reader_for = reader_for
-        """The reader for a game and its number of seats (the composition root's)."""
+        """The reader for a game and its number of seats, and Master Crok's decks (the
+        composition root's); None when the game cannot be read."""
         self.read_timeout_s = read_timeout_s
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._reader: Reader | None = None
-        self._reader_for: tuple[str, int] | None = None
+        self._reader_for: tuple[Any, ...] | None = None
         self._fresh = True
         self._picture: bytes | None = None
         self._picture_version = 0
@@ -81,6 +82,9 @@ class CameraLoop:
         self._lock = threading.Lock()
         self.frames = 0
         self.readings = 0
+        self.divert: Callable[[Frame], None] | None = None
+        """While set, every frame goes here instead of to the game's reader (a deck being
+        taught through the running service: the game waits, its reader sees nothing)."""
 
     # -- the picture -------------------------------------------------------------------
 
@@ -93,9 +97,12 @@ class CameraLoop:
     def _reader_for_game(self) -> Reader | None:
         setup = self.referee.current_setup()
         key = (setup.game, len(setup.seats)) if setup is not None else self._table_game()
-        if key != self._reader_for:
-            self._reader = self.reader_for(*key)
-            self._reader_for = key
+        # Master Crok's reader knows the decks at the table: new decks, a new reader.
+        game_setup = getattr(setup, "game_setup", None) or {}
+        decks = tuple(game_setup.get("deck_names") or ())
+        if (*key, decks) != self._reader_for:
+            self._reader = self.reader_for(*key, decks) if decks else self.reader_for(*key)
+            self._reader_for = (*key, decks)
             self._fresh = True
         return self._reader
 
@@ -166,6 +173,15 @@ class CameraLoop:
             self._failed(exc)
             return self.reopen is not None
         self.frames += 1
+        divert = self.divert
+        if divert is not None:
+            try:
+                divert(frame)
+            except Exception:  # teaching must not stop the camera
+                log.exception("camera: the frame for teaching failed")
+            self._show(frame, Observation(frame.t_ns, frame.index), changed=False)
+            self._fresh = True  # the game's table is read anew once teaching is over
+            return True
         reader = self._reader_for_game()
         if reader is None:
             return True
@@ -175,6 +191,11 @@ class CameraLoop:
             self._fresh = False
             self.readings += 1
             self.referee.submit(InputEvent("camera", "observation", frame.t_ns, None, observation.to_json()))
+        self._show(frame, observation, changed)
+        return True
+
+    def _show(self, frame: Frame, observation: Observation, changed: bool) -> None:
+        """The picture for the page: on a change, and every few seconds."""
         now = time.monotonic()
         if changed or now - self._picture_at >= PICTURE_EVERY_S:
             jpeg = annotate_jpeg(frame.image, observation, quality=70)
@@ -190,7 +211,6 @@ class CameraLoop:
             self._tell(status)
         elif self.state != "live":  # back from a stall: say so now, not at the next picture
             self._tell({"state": "live", "frame": frame.index})
-        return True
 
     # -- the thread --------------------------------------------------------------------
 

@@ -25,6 +25,7 @@ REFEREED: dict[str, str] = {
     "recall": "companion.refereeing.cabo:CaboTable",
     "pool-party": "companion.refereeing.poolparty:PoolPartyTable",
     "crapo": "companion.refereeing.crapo:CrapoTable",
+    "master-crok": "companion.refereeing.mastercrok:MasterCrokTable",
 }
 """Game name (as the engines' registry names it) -> ``module:Class`` of its table."""
 
@@ -44,6 +45,14 @@ def table_class(game: str) -> Any:
                           f"{', '.join(REFEREED)}") from None
     module_name, class_name = target.split(":")
     return getattr(importlib.import_module(module_name), class_name)
+
+
+def check_game_setup(setup: TableSetup) -> None:
+    """Refuse (:class:`~companion.refereeing.setup.SetupError`) a setup its game's table
+    cannot start with, for what only that game checks (Master Crok: every deck)."""
+    check = getattr(table_class(setup.game), "check_setup", None)
+    if check is not None:
+        check(setup)
 
 
 def open_table(setup: TableSetup, mat: MatZones) -> RefereedTable:

@@ -58,7 +58,8 @@ class TableSetup:
     seats: tuple[str, ...]
     house_rules: Mapping[str, Any] = field(default_factory=dict)
     dealer: int = 0
-    """The seat that deals the first round (Crocodile, Recall) or moves first (Pool Party)."""
+    """The seat that deals the first round (Crocodile, Recall), moves first (Pool Party) or
+    attacks first (Master Crok)."""
     pin_hash: str = ""
     rules_version: int = RECORD_VERSION
     """Whose defaults fill the house rules left out: a setup stored before the defaults
@@ -69,13 +70,16 @@ class TableSetup:
     """The match ends after this many rounds."""
     players: tuple[int | None, ...] = ()
     """The player (kept across games, by id) at each seat; empty: none recorded."""
+    game_setup: Mapping[str, Any] = field(default_factory=dict)
+    """What only this game needs to start, as the engine's set-up data (Master Crok: the
+    catalog and each player's deck, embedded so the log replays without any file)."""
 
     def rules(self) -> dict[str, Any]:
         """Every house rule of the game, as this setup meant it."""
         return house_rules_as_of(game_class(self.game).HOUSE_RULES, self.house_rules, self.rules_version)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "game": self.game,
             "seats": list(self.seats),
             "house_rules": dict(self.house_rules),
@@ -86,10 +90,16 @@ class TableSetup:
             **({"rounds": self.rounds} if self.rounds is not None else {}),
             **({"players": list(self.players)} if self.players else {}),
         }
+        if self.game_setup:
+            out["game_setup"] = dict(self.game_setup)
+        return out
 
     def public(self) -> dict[str, Any]:
         out = self.to_json()
         del out["pin_hash"]
+        # The game's own set-up (a whole card catalog) would ride along every state sent to
+        # every phone; the table shows what of it the players need.
+        out.pop("game_setup", None)
         out["pin_set"] = bool(self.pin_hash)
         return out
 
@@ -135,8 +145,11 @@ def parse_setup(data: Mapping[str, Any], *, stored: bool = False) -> TableSetup:
     version = data.get("rules_version", 1 if stored else RECORD_VERSION)
     if isinstance(version, bool) or version not in READABLE_VERSIONS:
         raise SetupError("rules_version", f"one of {', '.join(map(str, READABLE_VERSIONS))}, not {version!r}")
+    game_setup = data.get("game_setup") or {}
+    if not isinstance(game_setup, Mapping):
+        raise SetupError("game_setup", "an object of the game's own set-up")
     return TableSetup(game, tuple(s.strip() for s in seats), dict(rules), dealer, str(pin_hash or ""), version,
-                      target, rounds, tuple(players))
+                      target, rounds, tuple(players), dict(game_setup))
 
 
 def _count(data: Mapping[str, Any], name: str, most: int) -> int | None:

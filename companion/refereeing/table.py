@@ -98,6 +98,27 @@ class MatchTable:
         self.rulings.append(entry)
         del self.rulings[:-RULINGS_KEPT]
 
+    def _answered(self, data: Mapping[str, Any]) -> tuple[Question, Option] | None:
+        """The option tapped of the question shown (the question is then answered), or None
+        for an answer to a question already answered, or from an older page."""
+        question = self.question
+        index = data.get("option")
+        if question is None or data.get("question") != question.id:
+            return None
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(question.options):
+            return None
+        self.question = None
+        return question, question.options[index]
+
+    def _action_of(self, data: Mapping[str, Any], game: Game) -> Action | None:
+        """The engine action an ``act`` input carries (its JSON notation), or None after a
+        ruling that says why it is not one: bad input is never a traceback."""
+        try:
+            return game.action_from_json(data.get("action") or {})
+        except GameError as exc:
+            self._announce({"rule_id": "", "kind": "violation", "seat": None, "message": f"Not a move: {exc}"})
+            return None
+
     def _note(self, text: str) -> None:
         self.notes = [text]
 

@@ -128,3 +128,25 @@ def test_a_camera_that_fails_with_no_way_to_reopen_it_ends_the_loop():
     loop = CameraLoop(FailingSource(layout, fails_after=0), referee, lambda game, n: CardReader(mat_for(game, n)))
     assert not loop.step()
     assert referee.statuses[-1]["state"] == "gone" and "trying again" not in referee.statuses[-1]["message"]
+
+
+def test_master_crok_gets_a_reader_for_its_decks_and_teaching_takes_the_frames_meanwhile():
+    from companion.app.crok_decks import crok_mat
+
+    referee = PageSide(2)
+    referee.setup = SimpleNamespace(game="master-crok", seats=["Ann", "Bob"], game_setup={"deck_names": ["a", "b"]})
+    asked: list[tuple] = []
+    taught: list[int] = []
+
+    def reader_for(*key: Any) -> Any:
+        asked.append(key)
+        return None  # a deck the camera cannot read: no reading, the camera goes on
+
+    loop = CameraLoop(RendererSource(crok_mat(2), state=TableState(), seed=3), referee, reader_for)
+    assert loop.step() and asked == [("master-crok", 2, ("a", "b"))]
+    loop.divert = lambda frame: taught.append(frame.index)
+    assert loop.step() and loop.step() and len(taught) == 2 and referee.readings == []
+    assert referee.statuses and referee.statuses[-1]["state"] == "live"  # the page still sees the camera
+    loop.divert = None
+    referee.setup.game_setup = {"deck_names": ["a", "c"]}  # other decks: another reader
+    assert loop.step() and asked[-1] == ("master-crok", 2, ("a", "c"))

@@ -3,6 +3,7 @@
 // refusal is shown as is: it names the field.
 import { el, byId, show, setText } from "./dom.js";
 import { adminStatus, connect, onState, post } from "./live.js";
+import { chosenDecks, showDecks } from "./setup-decks.js";
 
 const form = byId("setup-form");
 const seatList = byId("seat-names");
@@ -107,6 +108,7 @@ function updateSeats() {
   const { min, max } = limits();
   byId("add-seat").disabled = names.length >= max;
   byId("remove-seat").disabled = names.length <= min;
+  showDecks(game.value, names).catch(() => {});
 }
 
 // A rule that takes a list of values or a number: "a number" shows the number field.
@@ -147,7 +149,7 @@ function showError(message, named) {
   show(error, Boolean(message));
   // The server names the field first ("seats: …", "pin: …"): take the player there.
   const field = { seats: seatInputs()[0], players: seatInputs()[0], pin: byId("pin"), admin_pin: byId("admin-pin"),
-                  dealer: byId("dealer") }[(named || message.split(/[:.[]/)[0]).split(/[.[]/)[0]];
+                  dealer: byId("dealer"), decks: byId("deck-seats").querySelector("select") }[(named || message.split(/[:.[]/)[0]).split(/[.[]/)[0]];
   if (field) field.focus();
 }
 
@@ -164,6 +166,8 @@ async function submit(event) {
     dealer: Number(byId("dealer").value),
     ...matchEnd(),
   };
+  const decks = chosenDecks();
+  if (decks) body.decks = decks;
   if (byId("pin").value && !byId("new-pin-field").hidden) body.pin = byId("pin").value;
   if (!byId("admin-pin-field").hidden && byId("admin-pin").value) body.admin_pin = byId("admin-pin").value;
   const start = byId("start");

@@ -11,6 +11,7 @@ import { movesFollow, openMoves, setupMoves } from "./moves.js";
 import { scoresFollow, setupScores } from "./scores.js";
 import { setupCamera } from "./camera.js";
 import { crapoHeadline, crapoSubline, renderCrapo } from "./crapo.js";
+import { crokHeadline, crokSubline, renderCroks } from "./mastercrok.js";
 
 // The games' own words for the call and the out-of-turn claim.
 const WORDS = {
@@ -84,6 +85,12 @@ function renderStatus(state) {
     const crapo = game.game === "crapo";
     setText(byId("headline"), news || (crapo ? crapoHeadline(view) : poolHeadline(view)));
     subline.replaceChildren(crapo ? crapoSubline(view, game.round, game.scores) : poolSubline(view, game.round));
+    for (const id of ["final-round", "window", "pending"]) show(byId(id), false);
+    return;
+  }
+  if (game.game === "master-crok") {
+    setText(byId("headline"), news || crokHeadline(state, game));
+    subline.replaceChildren(crokSubline(state, game));
     for (const id of ["final-round", "window", "pending"]) show(byId(id), false);
     return;
   }
@@ -234,9 +241,16 @@ function seatItem(state, seat, view) {
 function renderTable(state) {
   const pool = state.game && state.game.game === "pool-party";
   const crapo = state.game && state.game.game === "crapo";
+  const croks = state.game && state.game.game === "master-crok";
   show(byId("pool"), pool);
   show(byId("crapo"), crapo);
-  show(byId("seats"), !pool && !crapo);
+  show(byId("croks"), croks);
+  show(byId("seats"), !pool && !crapo && !croks);
+  if (croks) {
+    show(byId("piles"), false);
+    renderCroks(byId("croks"), state);
+    return;
+  }
   if (pool || crapo) {
     show(byId("piles"), false);
     (pool ? renderPool : renderCrapo)(byId(pool ? "pool" : "crapo"), state.game.view);

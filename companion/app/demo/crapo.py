@@ -379,15 +379,12 @@ class CrapoLiveStage(RealTimeTaps, CrapoStage):
 
     def __init__(self, referee: Any, source: Any, hold_s: float = 2.5, hands_s: float = 0.8,
                  hold_frames: int = 8) -> None:
+        super().__init__(source, hold_s, hold_frames)
         self.referee = referee
-        self.source = source
-        self.hold_s = hold_s
         self.hands_s = hands_s
-        self.hold_frames = hold_frames
-        self.stopping = False
 
     def show(self, state: TableState, hands: Sequence[HandOver] = ()) -> None:
         if hands:
             self.source.set_state(dataclasses.replace(state, hands=list(hands)))
             self.sleep(self.hands_s)
-        self.show_still(state)
+        self.hold(state)

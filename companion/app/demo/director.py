@@ -474,27 +474,21 @@ class LiveStage(Stage):
         self._sleep(0.5)
 
 
-class RealTimeTaps:
-    """What a stage that runs in real time (``companion demo``) does with the renderer's
-    frame source and the phone: each table held still long enough for the camera, answers
-    and taps a player's moment after the question, every wait ended when the demo stops."""
+class StopDemo(Exception):
+    """The demo is shutting down."""
 
-    referee: Any
-    source: Any
-    hold_s: float
-    hold_frames: int
-    stopping: bool = False
 
-    def show_still(self, state: Any) -> None:
-        """Show ``state`` for ``hold_s``, and at least ``hold_frames`` frames drawn after the
-        change (a busy machine reads fewer a second); at most ten seconds and four holds more:
-        a camera that stopped must not stop the story."""
-        first = self.source.frames_drawn + 1  # the frame being drawn may show the table before
-        self.source.set_state(state)
-        self.sleep(self.hold_s)
-        ceiling = time.monotonic() + 4 * self.hold_s + 10.0
-        while self.source.frames_drawn < first + self.hold_frames and time.monotonic() < ceiling:
-            self.sleep(0.05)
+class HeldSource:
+    """A live stage's pace: each state set on the renderer's frame source is held for
+    ``hold_s``, and at least ``hold_frames`` frames drawn after it, so the camera loop settles
+    on it however slowly the machine reads (at most four holds and ten seconds more: a camera
+    that stopped must not stop the story). ``stopping`` ends the story at the next wait."""
+
+    def __init__(self, source: Any, hold_s: float = 2.5, hold_frames: int = 8) -> None:
+        self.source = source
+        self.hold_s = hold_s
+        self.hold_frames = hold_frames
+        self.stopping = False
 
     def sleep(self, seconds: float) -> None:
         end = time.monotonic() + seconds
@@ -502,6 +496,20 @@ class RealTimeTaps:
             time.sleep(0.05)
         if self.stopping:
             raise StopDemo
+
+    def hold(self, state: Any) -> None:
+        first = self.source.frames_drawn + 1  # the frame being drawn may show the table before
+        self.source.set_state(state)
+        self.sleep(self.hold_s)
+        ceiling = time.monotonic() + 4 * self.hold_s + 10.0
+        while self.source.frames_drawn < first + self.hold_frames and time.monotonic() < ceiling:
+            self.sleep(0.05)
+
+
+class RealTimeTaps(HeldSource):
+    """A live stage's phone: answers and taps a player's moment after the question."""
+
+    referee: Any
 
     def answer(self, choose: Callable[[dict[str, Any]], int | None]) -> None:
         question = (self.referee.live.current().state.get("game") or {}).get("question")
@@ -515,10 +523,6 @@ class RealTimeTaps:
     def tap(self, kind: str, data: dict[str, Any]) -> None:
         self.sleep(2.0)
         self.referee.submit(InputEvent("phone", kind, time.monotonic_ns(), None, data))
-
-
-class StopDemo(Exception):
-    """The demo is shutting down."""
 
 
 RECALL_ROUND = Deal(

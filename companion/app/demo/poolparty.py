@@ -228,11 +228,8 @@ class PoolLiveStage(RealTimeTaps, PoolStage):
     camera loop in real time; each board held long enough for the camera to settle."""
 
     def __init__(self, referee: Any, source: Any, hold_s: float = 2.5, hold_frames: int = 8) -> None:
+        super().__init__(source, hold_s, hold_frames)
         self.referee = referee
-        self.source = source
-        self.hold_s = hold_s
-        self.hold_frames = hold_frames
-        self.stopping = False
 
     def show(self, state: PoolState) -> None:
-        self.show_still(state)
+        self.hold(state)

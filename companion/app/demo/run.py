@@ -92,6 +92,9 @@ class StoryRun:
         self._thread.start()
         return self
 
+    def prepare(self) -> None:
+        """Once, before the first telling."""
+
     def setup(self) -> dict[str, Any]:
         raise NotImplementedError
 
@@ -104,6 +107,7 @@ class StoryRun:
     def _run(self) -> None:
         referee = self.table.referee
         try:
+            self.prepare()
             while True:
                 setup = referee.check_setup(self.setup()).to_json()
                 referee.submit(InputEvent("phone", "setup", referee.clock(), None, setup))
@@ -184,6 +188,42 @@ class CrapoRun(StoryRun):
         CrapoDirector(self.stage).play()
 
 
-DEMOS: dict[str, type[DemoRun] | type[PoolPartyRun] | type[CrapoRun]] = {
-    "crocodile": DemoRun, "pool-party": PoolPartyRun, "crapo": CrapoRun}
+class MasterCrokRun(StoryRun):
+    """``companion demo --game master-crok``: Ann's and Bob's decks taught from rendered
+    frames into the demo's data directory, then the director's scripted game on a rendered
+    battle mat, read by the real taught-card reader through the camera loop, again and again."""
+
+    def __init__(self, table: Any, *, hold_s: float = 2.5, fps: float = DEMO_FPS) -> None:
+        from companion.app.assemble import mat_for
+        from companion.app.demo.mastercrok import CrokLiveStage, catalog_json
+        from vision.sources.live import CrokRendererSource
+
+        self.layout = mat_for("master-crok", 2, table.config.camera.mat_paper)
+        source = CrokRendererSource(self.layout, catalog_json()["crok"], seed=11, fps=fps)
+        super().__init__(table, source, CrokLiveStage(table.referee, source, table.simulated_pads, hold_s=hold_s,
+                                                      hold_frames=round(hold_s * fps)))
+
+    def prepare(self) -> None:
+        from companion.app.demo.mastercrok import teach_story_decks
+
+        teach_story_decks(self.table.data_dir, self.layout)  # the decks the setup names
+
+    def setup(self) -> dict[str, Any]:
+        from companion.app.demo.mastercrok import story_setup
+
+        return story_setup(resolved=False)
+
+    def bare_table(self) -> Any:
+        from vision.render.croks import CrokTable
+
+        return CrokTable()
+
+    def tell(self) -> None:
+        from companion.app.demo.mastercrok import CrokDirector
+
+        CrokDirector(self.stage).play()
+
+
+DEMOS: dict[str, type[DemoRun] | type[PoolPartyRun] | type[CrapoRun] | type[MasterCrokRun]] = {
+    "crocodile": DemoRun, "pool-party": PoolPartyRun, "crapo": CrapoRun, "master-crok": MasterCrokRun}
 """The games ``companion demo --game`` plays."""

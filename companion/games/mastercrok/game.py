@@ -539,7 +539,7 @@ class MasterCrok(Game):
             player.losers.append(card)
             paid = card.crok
         message = f"{self._name(action.seat)} reserves {self.crok(crok).ability.name}" + (
-            f", paying {paid!r} to the losers" if paid else " at no cost"
+            f", paying {self.catalog[paid].name} ({paid}) to the losers" if paid else " at no cost"
         )
         event = Event("ability_reserved", {"seat": action.seat, "crok": crok.card.crok, "paid": paid},
                       ruling=Ruling("MC-09", message, seat=action.seat))
