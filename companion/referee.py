@@ -258,7 +258,9 @@ class Referee:
         if self.table is not None and self._table_session is not None and self._table_session != stored.session_id:
             # The game this setup replaced goes to the history with its result.
             self.store.finish_session(self._table_session, self.table.result())
-            self._recent.clear()
+            # The new game's list starts with this setup, as a replay of its log shows it.
+            while len(self._recent) > 1:
+                self._recent.pop()
             self.input_count = 1
         if not self._replaying:
             self.store.update_session(stored.session_id, game=setup.game, meta={"seats": list(setup.seats)})
