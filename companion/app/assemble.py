@@ -5,6 +5,9 @@ camera, web app — and takes it apart again. The only module that knows every p
 from __future__ import annotations
 
 import logging
+import threading
+import time
+from collections import deque
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -18,7 +21,7 @@ from companion.events import InputEvent
 from companion.referee import Referee
 from companion.refereeing.protocol import MatZones
 from companion.refereeing.setup import hash_pin
-from companion.store import Store
+from companion.store import Store, StoredEvent
 from hardware.arbiter import SlapResult
 from hardware.pads import PadEvent
 from hardware.table import open_table_pads
@@ -182,13 +185,52 @@ def _wire_pads(table: Table) -> None:
     buttons = replace(config.buttons, pin_factory="mock") if table.demo else config.buttons
     if buttons.pin_factory == "mock":
         log.warning("SIMULATED seat pads: gpiozero MockFactory, no real GPIO")
+    receipts = _PressReceipts()
+
     def on_pad(item: Any) -> None:
-        referee.submit(pad_input(item))  # stored before the pad's thread goes on
+        stored = referee.submit_stored(pad_input(item))  # stored before the pad's thread goes on
+        if isinstance(item, PadEvent):
+            receipts.note(item, stored)
 
     pads = open_table_pads(config.seats, buttons, on_pad)
     table._closers.callback(pads.close)
     referee.arm_slaps = pads.runtime.arm  # from the instant the card landed (the frame's time)
     referee.feedback = pads.feedback
     if pads.simulated is not None:
-        referee.press_simulator = pads.simulated.press
-        table.simulated_pads = pads.simulated
+        simulated = pads.simulated
+
+        def press(seat: int, button: str) -> StoredEvent | None:
+            # The page's press is answered once the pad's thread stored it (or at once when
+            # the pad's lockout took it for a bounce: the mock pin's edge is handled in
+            # this thread, so the count says so when press() returns).
+            accepted = pads.pads.counts().get((seat, button), (0, 0))[0]
+            since_ns = time.monotonic_ns()
+            simulated.press(seat, button)
+            if pads.pads.counts().get((seat, button), (0, 0))[0] == accepted:
+                return None
+            return receipts.wait(seat, button, since_ns)
+
+        referee.press_simulator = press
+        table.simulated_pads = simulated
+
+
+class _PressReceipts:
+    """The stored input each pad press became (the last few), for whoever waits on a press."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._recent: deque[tuple[PadEvent, StoredEvent]] = deque(maxlen=64)
+
+    def note(self, press: PadEvent, stored: StoredEvent) -> None:
+        with self._cond:
+            self._recent.append((press, stored))
+            self._cond.notify_all()
+
+    def wait(self, seat: int, kind: str, since_ns: int, timeout: float = 2.0) -> StoredEvent | None:
+        """The first press of ``seat``'s ``kind`` pad stamped at or after ``since_ns``."""
+        def found() -> StoredEvent | None:
+            return next((stored for press, stored in self._recent
+                         if press.seat == seat and press.kind == kind and press.t_ns >= since_ns), None)
+
+        with self._cond:
+            return self._cond.wait_for(found, timeout)
