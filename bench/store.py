@@ -4,7 +4,8 @@
 
 Appends: synchronous=FULL (durable at return, the default) against NORMAL on the same disk in
 the same run, so the cost of durability shows as a ratio. Latency: GET /api/state over real
-HTTP (waitress), first idle, then with 30 live streams open (30 phones).
+HTTP (the table's server), first idle, then with 30 live streams open (30 phones, each from
+its own loopback address as on a LAN: the server caps the streams of one address).
 """
 
 from __future__ import annotations
@@ -54,8 +55,8 @@ def state_latencies(port: int, n: int) -> list[float]:
     return times
 
 
-def open_stream(port: int, ready: threading.Barrier, stop: threading.Event) -> None:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+def open_stream(port: int, phone: int, ready: threading.Barrier, stop: threading.Event) -> None:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=(f"127.0.0.{phone + 2}", 0))
     conn.request("GET", "/api/events")
     response = conn.getresponse()
     response.readline()
@@ -82,15 +83,15 @@ def main() -> None:
 
         store = Store(Path(tmp) / "web.sqlite3")
         referee = Referee(store)
-        server = start_in_thread(create_app({}, referee=referee), threads=48)
+        server = start_in_thread(create_app({}, referee=referee))
         state_latencies(server.port, 20)  # warm up
         idle = state_latencies(server.port, REQUESTS)
         print(f"GET /api/state, idle:                {describe(idle)}")
 
         stop = threading.Event()
         ready = threading.Barrier(PHONES + 1)
-        streams = [threading.Thread(target=open_stream, args=(server.port, ready, stop), daemon=True)
-                   for _ in range(PHONES)]
+        streams = [threading.Thread(target=open_stream, args=(server.port, i, ready, stop), daemon=True)
+                   for i in range(PHONES)]
         for t in streams:
             t.start()
         ready.wait(timeout=30)

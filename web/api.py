@@ -3,7 +3,9 @@
 ``GET /api/state``: the current public state. ``GET /api/events``: Server-Sent Events,
 the full state in each message (``id:`` is its version, so a phone waking up gets the
 current state first and duplicates or gaps do no harm) and a keep-alive comment every
-15 s, which also frees the thread of a phone that went away. ``GET /healthz``.
+15 s. The served table streams from :mod:`web.streams` (no thread per phone); the route
+here serves WSGI servers (Flask's test client), with the same cap per address.
+``GET /healthz``.
 
 Every command answers 2xx only once its input is stored (``Referee.submit``), and the
 answer says where: ``{"ok": true, "session": S, "seq": N}``.
@@ -14,11 +16,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.store import StoredEvent
 from web import get_referee
 from web.admin import get_admin
+from web.streams import KEEPALIVE, RETRY, StreamSlots, sse_message
 from web.validation import AdminBody, AnswerBody, ApiError, Body, LoginBody, SetupBody, body
 
 bp = Blueprint("api", __name__)
@@ -57,26 +60,27 @@ def healthz() -> Response:
 def events() -> Response:
     live = get_referee().live
     keepalive = float(current_app.config["KEEPALIVE_SECONDS"])
+    slots: StreamSlots = current_app.extensions["live_streams"]
+    release = slots.claim(request.remote_addr or "unknown")  # a 429 JSON past the cap
 
     def stream() -> Iterator[str]:
-        # Tell the browser how soon to reconnect after a drop (ms).
-        yield "retry: 2000\n\n"
+        yield RETRY
         current = live.current()
         seen = current.version
-        yield f"id: {current.version}\nevent: state\ndata: {current.text}\n\n"
+        yield sse_message(current)
         while not live.closed:
             changed = live.wait_for_change(seen, timeout=keepalive)
             if changed is None:
-                yield ": keep-alive\n\n"
+                yield KEEPALIVE
                 continue
             seen = changed.version
-            yield f"id: {changed.version}\nevent: state\ndata: {changed.text}\n\n"
+            yield sse_message(changed)
 
-    return Response(
-        stream(),
-        mimetype="text/event-stream",
-        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
-    )
+    response = Response(stream(), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    # On close, not in the generator: a response closed before its first read never runs it.
+    response.call_on_close(release)
+    return response
 
 
 # -- commands: every one goes to the referee as an input from a phone ------------------

@@ -135,7 +135,8 @@ def assemble_table(config: Config, data_dir: Path, *, demo: bool = False) -> Tab
         _wire_pads(table)
         _wire_camera(table, Readers(paper, data_dir, drawn_tiles=demo))
         table.app = create_app({"TABLE_NAME": config.table.name, "DEMO": demo,
-                                "ALLOWED_HOSTS": config.web.allowed_hosts}, referee=referee)
+                                "ALLOWED_HOSTS": config.web.allowed_hosts,
+                                "STREAMS_PER_ADDRESS": config.web.streams_per_address}, referee=referee)
     except BaseException:
         table.close()
         raise

@@ -50,11 +50,9 @@ def _run(table, host: str, port: int, threads: int, *, show_qr: bool) -> None:  
     click.echo("  Press Ctrl+C to stop.\n")
 
     def stop(*_: object) -> None:
-        # Release the live streams' threads, then let waitress's run() close itself:
-        # it catches SystemExit. Closing the server from here would pull the socket
-        # from under its select().
-        table.referee.live.close()
-        raise SystemExit(0)
+        # Only a flag: the server closes its socket, ends the live streams and lets the
+        # requests in flight finish (a second signal: without waiting for them).
+        server.stop()
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
@@ -134,4 +132,4 @@ def demo(host: str, port: int, data_dir: Path | None, game: str) -> None:
         run = DEMOS[game](table).start()
         table._closers.callback(run.stop)
         _keyboard_pads(table)
-        _run(table, host, port, threads=48, show_qr=True)
+        _run(table, host, port, threads=16, show_qr=True)
