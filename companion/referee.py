@@ -377,13 +377,21 @@ class Referee:
             except Exception:  # one bad input must not stop the table
                 log.exception("referee: failed to handle %s", item)
 
-    def stop(self) -> None:
-        """Handle what is queued (every queued input is stored already), then stop the thread."""
+    def stop(self, timeout: float = 5.0) -> int:
+        """Handle what is queued (every queued input is stored already), then stop the
+        thread. Returns how many stored inputs were left unhandled after ``timeout``
+        seconds (0 normally): they are in the log, and the next start replays them."""
+        left = 0
         if self._thread is not None:
             self._inbox.put(None)
-            self._thread.join(timeout=5)
+            self._thread.join(timeout=timeout)
+            if self._thread.is_alive():
+                left = sum(1 for item in list(self._inbox.queue) if isinstance(item, _Stored))
+                log.warning("referee: stopped with %d stored inputs not handled yet; the next start "
+                            "replays them from the log", left)
             self._thread = None
         self.live.close()
+        return left
 
 
 def stored_inputs(events: Iterable[StoredEvent]) -> Iterable[tuple[InputEvent, StoredEvent]]:

@@ -15,6 +15,8 @@ from companion.app.config import ConfigError, load_config
 from companion.app.paths import data_dir as resolve_data_dir
 from companion.app.server import lan_ip, make_server, port_is_free
 
+log = logging.getLogger("companion.serve")
+
 
 def _load_or_exit(path: str | None):  # type: ignore[no-untyped-def]
     try:
@@ -49,18 +51,36 @@ def _run(table, host: str, port: int, threads: int, *, show_qr: bool) -> None:  
         click.echo(_qr(lan))
     click.echo("  Press Ctrl+C to stop.\n")
 
-    def stop(*_: object) -> None:
+    signals: list[str] = []
+
+    def stop(signum: int, _frame: object) -> None:
         # Only a flag: the server closes its socket, ends the live streams and lets the
         # requests in flight finish (a second signal: without waiting for them).
+        signals.append(signal.Signals(signum).name)
         server.stop()
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     try:
         server.run()
+        log.info("stopping (%s): no new requests taken, those in flight answered",
+                 " then ".join(signals) or "the server ended")
     finally:
-        table.close()
+        _close(table)
         click.echo("  Stopped.")
+
+
+def _close(table) -> None:  # type: ignore[no-untyped-def]
+    """Drain and close: the referee handles what is queued (all of it stored already), the
+    store closes, and the log says what this run stored."""
+    referee = table.referee
+    try:
+        table.close()
+    except Exception:  # a part that fails to close must not hide what was stored
+        log.exception("stopping: closing the table failed")
+    last = referee.last_stored
+    where = f"the last #{last.seq} of session {last.session_id}" if last is not None else "none"
+    log.info("stopped: %d inputs stored this run, %s", referee.stored_this_run, where)
 
 
 def _keyboard_pads(table) -> None:  # type: ignore[no-untyped-def]
