@@ -21,7 +21,7 @@ from companion.events import InputEvent
 from companion.referee import Referee
 from companion.refereeing.protocol import MatZones
 from companion.refereeing.setup import hash_pin
-from companion.store import Store, StoredEvent
+from companion.store import Store, StoredEvent, open_store
 from hardware.arbiter import SlapResult
 from hardware.pads import PadEvent
 from hardware.table import open_table_pads
@@ -116,7 +116,9 @@ def assemble_table(config: Config, data_dir: Path, *, demo: bool = False) -> Tab
     says so loudly."""
     from web import create_app
 
-    store = Store(data_dir / DB_NAME, synchronous=config.store.synchronous)
+    # A damaged file is moved aside with what can be read exported, and the table starts
+    # on a fresh store (store.open_store logs where both are): the game goes on.
+    store, _ = open_store(data_dir / DB_NAME, synchronous=config.store.synchronous)
     paper = config.camera.mat_paper
 
     def zones_for(game: str, seats: int) -> MatZones:

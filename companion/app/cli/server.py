@@ -14,6 +14,7 @@ import click
 from companion.app.config import ConfigError, load_config
 from companion.app.paths import data_dir as resolve_data_dir
 from companion.app.server import lan_ip, make_server, port_is_free
+from companion.store import StoreError
 
 log = logging.getLogger("companion.serve")
 
@@ -114,7 +115,11 @@ def serve(config_path: str | None, data_dir: Path | None, host: str | None, port
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     config = _load_or_exit(config_path)
     directory = resolve_data_dir(data_dir, config.store.data_dir)
-    table = assemble_table(config, directory, demo=False)
+    try:
+        table = assemble_table(config, directory, demo=False)
+    except StoreError as exc:  # not the file's damage (that is set aside): a newer schema, no permission...
+        click.echo(f"Event store error: {exc}", err=True)
+        sys.exit(2)
     click.echo(f"  Event store: {directory}")
     _run(table, host or config.web.host, port if port is not None else config.web.port, config.web.threads,
          show_qr=True)
