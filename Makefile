@@ -1,5 +1,5 @@
 # The two commands the README leads with, each doing its own set-up on a fresh machine.
-#   make demo   a simulated table in your browser
+#   make demo   a simulated table in your browser (HOST=0.0.0.0: phones on the network too)
 #   make test   the whole test suite
 PYTHON ?= python3
 VENV ?= .venv
@@ -8,6 +8,11 @@ VENV_FLAGS ?=
 PIP_FLAGS ?=
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# The program alone (what make demo needs); STAMP adds the test, lint and browser tools.
+RUNTIME_STAMP := $(VENV)/.runtime
+# make demo HOST=0.0.0.0 serves the local network, so phones can join by the QR code.
+HOST ?= 127.0.0.1
+PORT ?= 8000
 
 # The oldest numpy and OpenCV the code supports (a Raspberry Pi with Bookworm: apt's
 # numpy 1.24 next to picamera2; OpenCV 4.8's aruco API), in a venv of their own.
@@ -19,10 +24,17 @@ OLD_VENV ?= .venv-oldest
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check $(PIP_FLAGS) -e '.[dev]'
-	@touch $(STAMP)
+	@touch $(STAMP) $(RUNTIME_STAMP)
 
-demo: $(STAMP)
-	$(VENV)/bin/companion demo
+# pip's own progress shows: the first run downloads OpenCV and numpy.
+$(RUNTIME_STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
+	@echo "Installing Table Companion into $(VENV) (the program only; make test adds the test tools)"
+	$(PY) -m pip install --disable-pip-version-check --progress-bar on $(PIP_FLAGS) -e .
+	@touch $(RUNTIME_STAMP)
+
+demo: $(RUNTIME_STAMP)
+	$(VENV)/bin/companion demo --host $(HOST) --port $(PORT)
 
 test: $(STAMP)
 	$(PY) -m pytest

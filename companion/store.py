@@ -12,7 +12,7 @@ the truth: after a restart the referee replays it and the table resumes where it
 * The schema is versioned with ``PRAGMA user_version``; opening an older file runs the
   forward migrations in one transaction each.
 * Opening checks the file (``PRAGMA quick_check``): a file that is not a store or is
-  damaged raises :class:`CorruptStore`. :func:`open_store` (what ``companion serve`` uses)
+  damaged raises :class:`CorruptStore`. :func:`set_aside_if_damaged` (what ``companion serve`` uses)
   then moves it aside, exports what can still be read and starts a fresh store, so a
   damaged card never stops the table.
 
@@ -70,6 +70,21 @@ class StoredEvent:
             "source": self.source,
             "payload": self.payload,
         }
+
+
+@dataclass(frozen=True)
+class Player:
+    id: int
+    name: str
+    created_wall: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name}
+
+
+def name_key(name: str) -> str:
+    """How two players' names are compared: "ann " and "Ann" are one player."""
+    return " ".join(name.split()).casefold()
 
 
 @dataclass(frozen=True)
@@ -152,7 +167,24 @@ def _v3(db: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3)
+def _v4(db: sqlite3.Connection) -> None:
+    """Version 4: the players kept across games (a setup seats them by id), so the history
+    and the statistics follow a player whatever the seat. A name is unique whatever its
+    case (``name_key``: trimmed, case-folded)."""
+    _run_script(
+        db,
+        """
+        CREATE TABLE players (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            name_key TEXT NOT NULL UNIQUE,
+            created_wall REAL NOT NULL
+        );
+        """
+    )
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3, _v4)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -326,6 +358,37 @@ class Store:
         for seq, t_ns, wall, kind, source, payload in rows:
             yield StoredEvent(session_id, seq, t_ns, wall, kind, source, json.loads(payload))
 
+    # -- players (kept across games) -------------------------------------------------------
+
+    def players(self) -> list[Player]:
+        """Every player, by name."""
+        with self._lock:
+            rows = self._db.execute("SELECT id, name, created_wall FROM players ORDER BY name_key").fetchall()
+        return [Player(r[0], r[1], r[2]) for r in rows]
+
+    def player(self, player_id: int) -> Player | None:
+        with self._lock:
+            row = self._db.execute("SELECT id, name, created_wall FROM players WHERE id=?", (player_id,)).fetchone()
+        return None if row is None else Player(row[0], row[1], row[2])
+
+    def player_named(self, name: str) -> Player | None:
+        with self._lock:
+            row = self._db.execute("SELECT id, name, created_wall FROM players WHERE name_key=?",
+                                   (name_key(name),)).fetchone()
+        return None if row is None else Player(row[0], row[1], row[2])
+
+    def add_player(self, name: str) -> Player:
+        """The player called ``name``: the one already kept (whatever the case), or a new one."""
+        clean = " ".join(name.split())
+        if not clean:
+            raise StoreError(f"{self.path}: a player needs a name")
+        with self._lock, self._transaction():
+            self._db.execute("INSERT OR IGNORE INTO players (name, name_key, created_wall) VALUES (?, ?, ?)",
+                             (clean, name_key(clean), time.time()))
+            row = self._db.execute("SELECT id, name, created_wall FROM players WHERE name_key=?",
+                                   (name_key(clean),)).fetchone()
+        return Player(row[0], row[1], row[2])
+
     # -- private settings (not events) ----------------------------------------------------
 
     def private(self, key: str) -> str | None:
@@ -381,7 +444,7 @@ class SetAside:
     problems: tuple[str, ...]
 
 
-def open_store(path: str | Path, synchronous: str = "full") -> tuple[Store, SetAside | None]:
+def set_aside_if_damaged(path: str | Path, synchronous: str = "full") -> tuple[Store, SetAside | None]:
     """Open the store at ``path``; if the file is damaged (:class:`CorruptStore`), move it
     aside (``<name>.corrupt-<time>``, with its ``-wal``), export what can still be read
     next to it (``.jsonl``), log one message naming both, and start a fresh store there.

@@ -427,7 +427,7 @@ class CardReader:
         cards = self.find(frame.image, calibration, regions, kept, moved)
         observation = self._observation(cards, calibration, frame.size, frame.t_ns, frame.index, stable=True)
         changed = changed_zones(previous, observation) if previous is not None else tuple(observation.zones())
-        observation = replace(observation, changed_zones=changed)
+        observation = replace(observation, changed_zones=changed, changed_ns=report.began_ns)
         self._cache = _Cache(cards, observation)
         return observation
 

@@ -86,6 +86,10 @@ class StabilityReport:
     otherwise."""
     moving: float = 0.0
     """Fraction of the grid's cells that moved since the previous frame."""
+    began_ns: int | None = None
+    """With ``settled``: the timestamp of the first frame that moved after the last stable
+    state, when the change this frame settles began (a card lands then, a hand still over
+    it; the table settles later). ``None`` when the frames carry no time or nothing moved."""
 
 
 SKIN_DARKEST = 25
@@ -195,6 +199,7 @@ class StabilityGate:
         self._waited = 0
         self._full_size = (0, 0)
         self._index = -1
+        self._began_ns: int | None = None
 
     @property
     def reference(self) -> np.ndarray | None:
@@ -264,6 +269,8 @@ class StabilityGate:
         if moving_cells.any():
             self._still = 0
             self._waited = 0
+            if self._began_ns is None and isinstance(frame, Frame):
+                self._began_ns = frame.t_ns  # the first frame that moved: the change begins here
             return StabilityReport(self._index, False, reason="motion", moving=moving)
         self._still += 1
         if self._still < self.stable_frames:
@@ -273,7 +280,9 @@ class StabilityGate:
         differs, changed_cells = self._cells(small, self._reference)
         if not changed_cells.any():
             # Still and unchanged: follow slow light drift so it never adds up to a change.
+            # What moved came to nothing (a hand passed over): the next change begins afresh.
             self._reference = small
+            self._began_ns = None
             return StabilityReport(self._index, True)
         reason = self._occluded(frame, small, colour, differs, changed_cells)
         if reason is not None:
@@ -330,8 +339,9 @@ class StabilityGate:
     def _settle(self, look: _Look, changed_cells: np.ndarray, differs: np.ndarray | None) -> StabilityReport:
         self._reference = look
         self._waited = 0
+        began, self._began_ns = self._began_ns, None
         return StabilityReport(self._index, True, settled=True,
-                               changed=self._regions(changed_cells, differs, look.grey.shape))
+                               changed=self._regions(changed_cells, differs, look.grey.shape), began_ns=began)
 
     def _regions(self, changed_cells: np.ndarray, differs: np.ndarray | None,
                  small_shape: tuple[int, ...]) -> tuple[Region, ...]:

@@ -38,6 +38,10 @@ def create_app(test_config: dict[str, Any] | None = None, *, referee: Referee | 
         ADMIN_TRIES_SECONDS=60,
         SESSION_COOKIE_NAME="table_admin",
         SESSION_COOKIE_SAMESITE="Strict",
+        JOIN_URL=None,
+        # The address phones join at, for the QR code (set by the server: its LAN address).
+        RULES_DIR=None,
+        # Where docs/rules/*.md are (None: the checkout's docs/rules).
     )
     if test_config:
         app.config.update(test_config)
@@ -48,7 +52,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, referee: Referee | 
         referee = Referee(store, table_name=app.config["TABLE_NAME"], demo=app.config["DEMO"])
     app.extensions["referee"] = referee
 
-    from web import admin, api, pages, security
+    from web import admin, api, join, pages, play, records, rules, security
     from web.streams import StreamSlots
 
     app.extensions["live_streams"] = StreamSlots(int(app.config["STREAMS_PER_ADDRESS"]))
@@ -56,6 +60,8 @@ def create_app(test_config: dict[str, Any] | None = None, *, referee: Referee | 
     admin.init_app(app, referee)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    for blueprint in (play.bp, records.bp, rules.bp, join.bp):
+        app.register_blueprint(blueprint)
     if app.config["DEMO"] or referee.demo:
         from web import demo
 

@@ -49,11 +49,15 @@ def camera_picture() -> Response | tuple[Response, int]:
 
 
 @bp.get("/healthz")
-def healthz() -> Response:
+def healthz() -> Response | tuple[Response, int]:
+    """The table's health by part (the referee, the camera, the seat pads, the store):
+    ``status`` is ``ok``, ``degraded`` (it runs without a part, which says what is missing)
+    or ``failing``, which answers 503 so that a monitor can tell."""
     referee = get_referee()
-    return jsonify(
-        {"ok": True, "session": referee.session_id, "version": referee.live.current().version}
-    )
+    report = referee.health() if referee.health is not None else {"status": "ok", "parts": {}}
+    body = {"ok": report["status"] != "failing", **report, "session": referee.session_id,
+            "version": referee.live.current().version}
+    return (jsonify(body), 503) if report["status"] == "failing" else jsonify(body)
 
 
 @bp.get("/api/events")
@@ -103,17 +107,24 @@ def stored(event: StoredEvent, **more: Any) -> Response:
 
 @bp.post("/api/setup")
 def setup() -> Response:
-    """Start a game: ``{"game", "seats": [names], "house_rules": {}, "dealer": 0}``, with
+    """Start a game: ``{"game", "seats": [names], "house_rules": {}, "dealer": 0}`` (and how
+    the match ends, ``target`` or ``rounds``; the kept ``players`` chosen by id), with
     ``admin_pin`` (the table's PIN) unless this phone is signed in as admin, and ``pin`` to
     choose or change the table's PIN (web.admin says who may do what)."""
     from companion.refereeing.setup import SetupError
 
     given = body(SetupBody)
     admin = get_admin()
+    referee = get_referee()
     with admin.lock:
         admin.require_setup(given.admin_pin or None, given.pin)
         try:
-            parsed = get_referee().check_setup(given.game_setup())
+            referee.check_setup(given.game_setup())
+            if given.players and len(given.players) != len(given.seats):
+                raise SetupError("players", f"one entry per seat ({len(given.seats)}), not {len(given.players)}")
+            # The players kept across games: chosen by id, or added by the name typed.
+            names, ids = referee.seat_players(given.seats, given.players)
+            parsed = referee.check_setup({**given.game_setup(), "seats": names, "players": ids})
         except SetupError as exc:
             raise ApiError(400, exc.field, str(exc).split(": ", 1)[-1]) from None
         admin.set_up(given.pin)
@@ -176,12 +187,6 @@ def admin_logout() -> Response:
     body(Body)
     get_admin().sign_out()
     return jsonify({"ok": True})
-
-
-@bp.get("/api/history")
-def history() -> Response:
-    """Finished games at this table, newest first."""
-    return jsonify({"games": get_referee().history()})
 
 
 @bp.get("/api/games")

@@ -4,7 +4,9 @@ camera, web app — and takes it apart again. The only module that knows every p
 
 from __future__ import annotations
 
+import errno
 import logging
+import sqlite3
 import threading
 import time
 from collections import deque
@@ -16,19 +18,21 @@ from typing import Any
 
 from companion.app.camera_loop import CameraLoop
 from companion.app.config import Config
+from companion.app.health import report as health_report
+from companion.app.health import table_parts
 from companion.app.paths import DB_NAME
 from companion.events import InputEvent
 from companion.referee import Referee
 from companion.refereeing.protocol import MatZones
 from companion.refereeing.setup import hash_pin
-from companion.store import Store, StoredEvent, open_store
+from companion.store import Store, StoredEvent, StoreError, set_aside_if_damaged
 from hardware.arbiter import SlapResult
 from hardware.pads import PadEvent
 from hardware.table import open_table_pads
 from vision.mat.games import mat_layout
 from vision.mat.layout import PAPERS_MM, MatLayout, MatTooSmall
 from vision.reader import CardReader
-from vision.sources import open_source
+from vision.sources import SourceError, open_source
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +46,12 @@ class Table:
     data_dir: Path
     demo: bool
     camera: Any = None
+    camera_problem: str = ""
+    """Why there is no camera (for the page and ``/healthz``); empty with one."""
+    pads: Any = None
+    """The seat pads (``hardware.table.TablePads``), or None."""
+    pads_problem: str = ""
+    """Why there are no seat pads; empty with them."""
     simulated_pads: Any = None
     """Demo only: the simulated pads (keyboard and page press here)."""
     _closers: ExitStack = field(default_factory=ExitStack)
@@ -110,15 +120,17 @@ class Readers:
         return PoolReader(board, tiles or default_tile_set(board), layout, paper=layout.paper or "a2")
 
 
-def assemble_table(config: Config, data_dir: Path, *, demo: bool = False) -> Table:
+def assemble_table(config: Config, data_dir: Path, *, demo: bool = False, simulate: bool = False) -> Table:
     """Open the store in ``data_dir``, resume or start the table session, wire the
     inputs and build the web app. In demo mode every input device is simulated, and
-    says so loudly."""
+    says so loudly; ``simulate`` simulates the seat pads only (gpiozero's MockFactory).
+
+    A part that cannot start (no GPIO, no camera) leaves the table degraded, not down:
+    the reason is logged, shown on the page and in ``/healthz``, and the game goes on by
+    taps. The store must open: without it nothing can be kept (:class:`StoreError`)."""
     from web import create_app
 
-    # A damaged file is moved aside with what can be read exported, and the table starts
-    # on a fresh store (store.open_store logs where both are): the game goes on.
-    store, _ = open_store(data_dir / DB_NAME, synchronous=config.store.synchronous)
+    store = open_store(config, data_dir)
     paper = config.camera.mat_paper
 
     def zones_for(game: str, seats: int) -> MatZones:
@@ -131,10 +143,12 @@ def assemble_table(config: Config, data_dir: Path, *, demo: bool = False) -> Tab
         demo=demo,
         mat_zones=zones_for,
         admin_pin_hash=hash_pin(config.web.admin_pin) if config.web.admin_pin else "",
+        default_game=config.table.game,
+        house_rules=config.house_rules,
     )
     table = Table(config, store, referee, None, data_dir, demo)
     try:
-        _wire_pads(table)
+        _wire_pads(table, simulate=simulate)
         _wire_camera(table, Readers(paper, data_dir, drawn_tiles=demo))
         table.app = create_app({"TABLE_NAME": config.table.name, "DEMO": demo,
                                 "ALLOWED_HOSTS": config.web.allowed_hosts,
@@ -142,24 +156,97 @@ def assemble_table(config: Config, data_dir: Path, *, demo: bool = False) -> Tab
     except BaseException:
         table.close()
         raise
+    referee.health = lambda: health_report(table_parts(table))
     referee.start()
     return table
 
 
+def open_store(config: Config, data_dir: Path) -> Store:
+    """The event store in ``data_dir``; :class:`StoreUnavailable` says what is wrong and
+    how to fix it (a folder that cannot be made or written, a full disk, a damaged file)."""
+    path = data_dir / DB_NAME
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        # A damaged file is moved aside with what can be read exported, and the table starts
+        # on a fresh store (companion.store logs where both are): the game goes on.
+        return set_aside_if_damaged(path, synchronous=config.store.synchronous)[0]
+    except (OSError, sqlite3.Error, StoreError) as exc:
+        cause = exc.__cause__ if isinstance(exc, StoreError) and exc.__cause__ is not None else exc
+        text = str(cause)
+        code = getattr(cause, "errno", None)
+        if "full" in text or "disk I/O error" in text or code in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT):
+            fix = "the disk is full (or failing): free some space, then start again ('df -h' shows it)"
+        elif isinstance(cause, (PermissionError, FileExistsError, NotADirectoryError)) or any(
+                words in text for words in ("readonly", "read-only", "unable to open")):
+            fix = (f"make {data_dir} a folder this user can write, or choose another one with --data-dir "
+                   f"or [store] data_dir")
+        elif "not a database" in text or "malformed" in text:
+            fix = f"the file is damaged: move {path} aside (the table starts afresh) and keep it for a look"
+        else:
+            fix = "check the folder and the disk ('companion doctor' checks both)"
+        raise StoreUnavailable(f"the event store {path} cannot be opened: {text}. Fix: {fix}") from exc
+
+
+class StoreUnavailable(RuntimeError):
+    """The event store cannot be opened; names the file, the cause and the fix."""
+
+
+NO_CAMERA_FOUND = ("none found (no Pi camera through picamera2, no USB webcam): the game goes on by taps "
+                   "on the page; plug one in and restart, or set [camera] source")
+CAMERA_OFF = '[camera] source = "none" in the config: the game goes on by taps on the page'
+
+
+def source_options(spec: str, camera: Any) -> dict[str, Any]:
+    """The config's ``[camera]`` settings each kind of source takes: a camera its size and
+    frame rate, a replay its frame rate (it plays at the camera's pace)."""
+    kind = spec.partition(":")[0]
+    size = (camera.width, camera.height)
+    return {"picamera2": {"size": size, "fps": camera.fps}, "usb": {"size": size},
+            "folder": {"fps": camera.fps}, "video": {"fps": camera.fps},
+            "renderer": {"size": size, "fps": camera.fps}}.get(kind, {})
+
+
 def _wire_camera(table: Table, readers: Readers) -> None:
-    """The camera: the configured source (picamera2, a webcam, a replay), or none. The
-    demo's camera is the director's renderer (wired by ``companion.app.demo``)."""
-    source_spec = table.config.camera.source
-    if table.demo or source_spec == "none":
+    """The camera: the configured source (picamera2, a webcam, a replay), the camera there
+    is (``auto``), or none. The demo's camera is the director's renderer (wired by
+    ``companion.app.demo``). A camera that cannot be opened is tried again and again, and
+    the page says so meanwhile."""
+    spec = table.config.camera.source
+    if table.demo:
         return
-    # A replayed folder or video plays at the camera's frame rate, as a camera would.
-    replay = source_spec.startswith(("folder:", "video:"))
-    source = open_source(source_spec, **({"fps": table.config.camera.fps} if replay else {}))
-    start_camera(table, source, readers)
+    if spec == "auto":
+        from vision.sources.detect import detect_camera
+
+        found = detect_camera()
+        if found is None:
+            _no_camera(table, NO_CAMERA_FOUND)
+            return
+        log.info("camera: found %s", found)
+        spec = found
+    if spec == "none":
+        _no_camera(table, CAMERA_OFF)
+        return
+    options = source_options(spec, table.config.camera)
+
+    def reopen() -> Any:
+        return open_source(spec, **options)
+
+    try:
+        source = reopen()
+    except SourceError as exc:
+        source = None
+        log.error("camera: %s; trying again in the background (the game goes on by taps)", exc)
+    start_camera(table, source, readers, reopen=reopen)
 
 
-def start_camera(table: Table, source: Any, readers: Any) -> CameraLoop:
-    loop = CameraLoop(source, table.referee, readers)
+def _no_camera(table: Table, why: str) -> None:
+    log.warning("%s", why)
+    table.camera_problem = why
+    table.referee.camera_status({"state": "none", "message": why})
+
+
+def start_camera(table: Table, source: Any, readers: Any, reopen: Any = None) -> CameraLoop:
+    loop = CameraLoop(source, table.referee, readers, reopen=reopen)
     table.referee.camera_picture = loop.picture
     table._closers.callback(loop.stop)
     loop.start()
@@ -177,15 +264,18 @@ def pad_input(item: Any) -> InputEvent:
     return InputEvent("button", kind, item.t_ns, item.seat, data)
 
 
-def _wire_pads(table: Table) -> None:
+def _wire_pads(table: Table, *, simulate: bool = False) -> None:
     """Seat pads: real ones through gpiozero's lgpio factory (kernel edge timestamps), or,
-    in the demo, simulated ones on gpiozero's MockFactory. Simulated presses drive mock pins,
-    so they travel the real path: pad device -> debounce -> arbiter -> referee."""
+    in the demo or with ``simulate``, simulated ones on gpiozero's MockFactory. Simulated
+    presses drive mock pins, so they travel the real path: pad device -> debounce ->
+    arbiter -> referee. Pads that cannot be opened (no GPIO chip, lgpio missing, no
+    permission) leave the table without them: calls and slaps by tap, said loudly."""
     config, referee = table.config, table.referee
     if not any(seat.call_pin or seat.slap_pin for seat in config.seats):
-        log.warning("no seat pads configured: calls and slaps come from the page only")
+        table.pads_problem = "no seat pads configured: calls and slaps by tap on the page"
+        log.warning("%s", table.pads_problem)
         return
-    buttons = replace(config.buttons, pin_factory="mock") if table.demo else config.buttons
+    buttons = replace(config.buttons, pin_factory="mock") if table.demo or simulate else config.buttons
     if buttons.pin_factory == "mock":
         log.warning("SIMULATED seat pads: gpiozero MockFactory, no real GPIO")
     receipts = _PressReceipts()
@@ -195,7 +285,15 @@ def _wire_pads(table: Table) -> None:
         if isinstance(item, PadEvent):
             receipts.note(item, stored)
 
-    pads = open_table_pads(config.seats, buttons, on_pad)
+    try:
+        pads = open_table_pads(config.seats, buttons, on_pad)
+    except Exception as exc:  # noqa: BLE001 - gpiozero, lgpio and the kernel each raise their own
+        table.pads_problem = (f"no seat pads: {exc}. Calls and slaps by tap on the page meanwhile "
+                              f"('companion doctor' checks the GPIO; --simulate simulates the pads)")
+        log.error("%s", table.pads_problem)
+        log.debug("seat pads", exc_info=True)
+        return
+    table.pads = pads
     table._closers.callback(pads.close)
     referee.arm_slaps = pads.runtime.arm  # from the instant the card landed (the frame's time)
     referee.feedback = pads.feedback

@@ -23,6 +23,7 @@ from typing import Any
 from companion.app import config_checks as checks
 from companion.games import GAMES, game_class
 from companion.games.options import HouseRuleError, resolve_house_rules
+from companion.refereeing.registry import REFEREED
 from hardware.arbiter import FALSE_START_POLICIES
 from hardware.pins import PinConfigError, check_pins
 
@@ -78,8 +79,9 @@ class StoreConfig:
 
 @dataclass(frozen=True)
 class CameraConfig:
-    source: str = "none"
-    """``picamera2``, ``usb:N``, ``folder:PATH``, ``video:PATH``, ``renderer`` or ``none``."""
+    source: str = "auto"
+    """``auto`` (the Pi camera, else a USB webcam, else none), ``picamera2``, ``usb:N``,
+    ``folder:PATH``, ``video:PATH``, ``renderer`` or ``none``."""
     width: int = 1280
     height: int = 720
     fps: float = 10.0
@@ -174,7 +176,7 @@ def _pattern(regex: re.Pattern[str], what: str) -> Check:
 SCHEMA: dict[str, dict[str, tuple[type | tuple[type, ...], Check | None]]] = {
     "table": {
         "name": (str, None),
-        "game": (str, _choice(*GAMES)),
+        "game": (str, _choice(*REFEREED)),
     },
     "web": {
         "host": (str, checks.listen_host),
@@ -410,7 +412,7 @@ EXAMPLE = """\
 
 [table]
 name = "Table Companion"
-game = "crocodile"          # crocodile, recall, pool-party, crapo, master-crok
+game = "crocodile"          # the game offered first and read before a setup: crocodile, recall, pool-party
 
 [web]
 host = "0.0.0.0"            # every phone on the LAN; 127.0.0.1 for this machine only
@@ -425,10 +427,11 @@ data_dir = ""               # default: $STATE_DIRECTORY, else ~/.local/share/com
 synchronous = "full"        # full: durable at every event; normal: easier on SD cards
 
 [camera]
-source = "none"             # picamera2, usb:0, folder:PATH, video:PATH, renderer, none
-width = 1280
+source = "auto"             # auto (a Pi camera, else a USB webcam, else none), picamera2, usb:0,
+                            # folder:PATH, video:PATH, renderer, none (the game goes on by taps)
+width = 1280                # the camera's picture size, in pixels
 height = 720
-fps = 10
+fps = 10                    # frames a second (a replay plays at this pace)
 mat_paper = "auto"          # the paper the mat is printed on; auto: the smallest that fits
 
 [buttons]
@@ -465,6 +468,8 @@ call_pin = 21
 slap_pin = 22
 led_pin = 23
 
+# This table's house rules, by game: the setup page offers them as the defaults, and a
+# game set up without them gets them (docs/rules/ lists every option).
 # [house_rules.crocodile]
 # tie_break = "fewer_cards"
 """

@@ -17,7 +17,7 @@ from companion.textrules import name_problem, pin_problem
 
 HOST_NAME = re.compile(r"^(?=.{1,253}\.?$)[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?"
                        r"(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?$")
-CAMERA_SOURCE = re.compile(r"^(none|renderer|picamera2|usb:\d+|folder:.+|video:.+)$")
+CAMERA_SOURCE = re.compile(r"^(auto|none|renderer|picamera2|usb:\d+|folder:.+|video:.+)$")
 MAX_ALLOWED_HOSTS = 64
 
 
@@ -90,7 +90,7 @@ def seat_name(value: str) -> str | None:
 def camera_source(value: str) -> str | None:
     """The source's form, and for a replayed ``folder:``/``video:`` that it is there."""
     if not CAMERA_SOURCE.match(value):
-        return f"{value!r} is not none, renderer, picamera2, usb:N, folder:PATH or video:PATH"
+        return f"{value!r} is not auto, none, renderer, picamera2, usb:N, folder:PATH or video:PATH"
     kind, _, arg = value.partition(":")
     if kind == "folder":
         from vision.sources.replay import IMAGE_SUFFIXES

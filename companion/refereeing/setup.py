@@ -1,5 +1,6 @@
-"""What the players choose before a game: the game, the seats and their names, the house
-rules, the match target and the admin PIN. Sent from the setup page, stored as an input,
+"""What the players choose before a game: the game, the seats and their names (and the
+players kept across games sitting there), the house rules, how the match ends and the
+admin PIN. Sent from the setup page, stored as an input,
 validated here so a bad choice is refused with a clear message before anything starts."""
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from companion.games.options import HouseRuleError, house_rules_as_of, resolve_h
 from companion.games.records import READABLE_VERSIONS, RECORD_VERSION
 
 PIN = re.compile(r"^\d{4,12}$")
+MAX_TARGET = 100_000
+MAX_ROUNDS = 100
 
 
 class SetupError(ValueError):
@@ -60,6 +63,12 @@ class TableSetup:
     rules_version: int = RECORD_VERSION
     """Whose defaults fill the house rules left out: a setup stored before the defaults
     changed keeps the defaults of its day when the log is replayed."""
+    target: int | None = None
+    """The match ends once a total reaches it (chosen at setup; else the game's house rule)."""
+    rounds: int | None = None
+    """The match ends after this many rounds."""
+    players: tuple[int | None, ...] = ()
+    """The player (kept across games, by id) at each seat; empty: none recorded."""
 
     def rules(self) -> dict[str, Any]:
         """Every house rule of the game, as this setup meant it."""
@@ -73,6 +82,9 @@ class TableSetup:
             "dealer": self.dealer,
             "pin_hash": self.pin_hash,
             "rules_version": self.rules_version,
+            **({"target": self.target} if self.target is not None else {}),
+            **({"rounds": self.rounds} if self.rounds is not None else {}),
+            **({"players": list(self.players)} if self.players else {}),
         }
 
     def public(self) -> dict[str, Any]:
@@ -114,7 +126,23 @@ def parse_setup(data: Mapping[str, Any], *, stored: bool = False) -> TableSetup:
         if not isinstance(pin, str) or not PIN.match(pin):
             raise SetupError("pin", "4 to 12 digits")
         pin_hash = hash_pin(pin)
+    target = _count(data, "target", MAX_TARGET)
+    rounds = _count(data, "rounds", MAX_ROUNDS)
+    players = data.get("players") or []
+    if (not isinstance(players, list) or len(players) not in (0, len(seats))
+            or any(p is not None and (isinstance(p, bool) or not isinstance(p, int) or p < 1) for p in players)):
+        raise SetupError("players", "a player's id (or null) for each seat")
     version = data.get("rules_version", 1 if stored else RECORD_VERSION)
     if isinstance(version, bool) or version not in READABLE_VERSIONS:
         raise SetupError("rules_version", f"one of {', '.join(map(str, READABLE_VERSIONS))}, not {version!r}")
-    return TableSetup(game, tuple(s.strip() for s in seats), dict(rules), dealer, str(pin_hash or ""), version)
+    return TableSetup(game, tuple(s.strip() for s in seats), dict(rules), dealer, str(pin_hash or ""), version,
+                      target, rounds, tuple(players))
+
+
+def _count(data: Mapping[str, Any], name: str, most: int) -> int | None:
+    value = data.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= most:
+        raise SetupError(name, f"a whole number from 1 to {most}, or null")
+    return value

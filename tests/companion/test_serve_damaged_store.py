@@ -41,7 +41,7 @@ def test_serve_refuses_a_newer_store_in_one_line(server):
     done = subprocess.run([sys.executable, "-m", "companion", "serve", "--config", str(server.config),
                            "--data-dir", str(server.data), "--host", "127.0.0.1", "--port", str(server.port)],
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert done.returncode == 2
-    assert "Event store error" in done.stderr and "newer than this program" in done.stderr
+    assert done.returncode == 4  # the CLI's code for a store it cannot open
+    assert "cannot be opened" in done.stderr and "newer than this program" in done.stderr
     assert "Traceback" not in done.stderr + done.stdout
     assert not [p for p in server.data.iterdir() if "corrupt" in p.name]

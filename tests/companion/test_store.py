@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from companion.store import MIGRATIONS, SCHEMA_VERSION, CorruptStore, Store, StoreError, open_store
+from companion.store import MIGRATIONS, SCHEMA_VERSION, CorruptStore, Store, StoreError, set_aside_if_damaged
 
 # The child appends events forever and prints each acknowledged seq on stdout *after*
 # append() returned; whatever it printed must survive a SIGKILL at any moment.
@@ -116,7 +116,7 @@ def test_migration_from_version_1_keeps_the_events(tmp_path):
     assert [e.seq for e in store.events(1)] == [1, 2]
 
 
-@pytest.mark.parametrize("opener", [Store, open_store], ids=["Store", "open_store"])
+@pytest.mark.parametrize("opener", [Store, set_aside_if_damaged], ids=["Store", "set_aside_if_damaged"])
 def test_a_newer_schema_is_refused_untouched(tmp_path, opener):
     path = tmp_path / "new.sqlite3"
     Store(path).close()
@@ -146,7 +146,7 @@ def test_private_settings_live_apart_from_the_events_and_survive_a_reopen(tmp_pa
     old.append(session, "input.call", {"seat": 1})
     old.close()
     store = Store(path)
-    assert store.schema_version == 3 and store.private("admin_pin_hash") is None
+    assert store.schema_version == SCHEMA_VERSION and store.private("admin_pin_hash") is None
     assert store.set_private("admin_pin_hash", "h1", only_if_unset=True) is True
     assert store.set_private("admin_pin_hash", "h2", only_if_unset=True) is False  # the first claim wins
     assert store.private("admin_pin_hash") == "h1"
@@ -175,7 +175,7 @@ def _exported(aside) -> list[dict]:
 
 def _opens_fresh(path, caplog, damaged: bytes):
     with caplog.at_level("ERROR", logger="companion.store"):
-        store, aside = open_store(path)
+        store, aside = set_aside_if_damaged(path)
     try:
         assert aside is not None
         assert aside.moved_to.parent == path.parent and aside.moved_to.name.startswith(path.name + ".corrupt-")

@@ -143,7 +143,7 @@ class Director:
     def turn_draw_power(self, seat: int, use: Peek | BlindSwap) -> None:
         """Draw a power card and play it for its power (the player says so on the phone),
         then use it: a look (the card lifted and put back) or a blind switch of two cards
-        (both moved); the camera sees only that, the phone says which."""
+        (both moved); the camera sees only that, the player enters which on the phone."""
         truth, world = self._table()
         self.stage.show(world, [HandOver("draw", seat=seat)], settle=False)
         truth.apply(Draw(seat))
@@ -158,7 +158,7 @@ class Director:
         truth.apply(use)
         world.settle()
         self.stage.show(world)
-        self.stage.answer(lambda q: _option(q, _action_words(use, self.seats)))
+        self.stage.tap("act", {"action": use.to_json()})  # entered by hand on the phone
 
     def smack(self, claims: Sequence[tuple[int, Place]], gap_ms: float = 4.0) -> None:
         """Seats slap their pads ``gap_ms`` apart, in order, each flipping the card at its
@@ -213,14 +213,6 @@ def _face(game: CaboGame, cid: int | None) -> Card:
 
 def _code_at(game: CaboGame, place: Place) -> str:
     return _face(game, game.table.layouts[place[0]][place[1]]).code
-
-
-def _action_words(action: Peek | BlindSwap, seats: Sequence[str]) -> str:
-    """How the referee's buttons name a power used (``companion.refereeing.cabo``)."""
-    if isinstance(action, Peek):
-        return f"looked at {seats[action.target[0]]}'s card {action.target[1] + 1}"
-    return (f"swapped {seats[action.a[0]]}'s card {action.a[1] + 1} "
-            f"with {seats[action.b[0]]}'s card {action.b[1] + 1}")
 
 
 def _option(question: dict[str, Any], words: str) -> int | None:
@@ -351,7 +343,7 @@ def slap_ruling(presses: Sequence[tuple[int, int]], referee: Any, settle_ms: flo
     return InputEvent("button", result.kind, result.first_ns, result.winner, result.to_json())
 
 
-class RenderedStage(ReadingStage):
+class RenderedFrames(VirtualTable):
     """Frames drawn by the scene renderer and read by the real vision pipeline, one by one,
     on a virtual clock (what the camera loop does, without threads)."""
 
@@ -374,7 +366,9 @@ class RenderedStage(ReadingStage):
         self.frames: list[Any] = []
         self.read_ms: list[float] = []
 
-    def _frame(self, state: TableState) -> None:
+    def _frame(self, state: TableState) -> Any:
+        """Render ``state``, read the frame, and hand a settled change to the referee;
+        returns the observation handed over (``None``: none)."""
         from vision.frame import Frame
 
         options = {"effects": self.effects} if self.effects is not None else {}
@@ -390,6 +384,12 @@ class RenderedStage(ReadingStage):
         self.read_ms.append((time.perf_counter() - start) * 1000)
         if observation.stable and observation.changed_zones:
             self._submit(InputEvent("camera", "observation", t, None, observation.to_json()))
+            return observation
+        return None
+
+
+class RenderedStage(RenderedFrames, ReadingStage):
+    """The card game's table (:class:`TableWorld`) in rendered frames."""
 
     def show(self, world: TableWorld, hands: Sequence[HandOver] = (), *, settle: bool = True) -> None:
         if hands:
@@ -472,6 +472,49 @@ class LiveStage(Stage):
         self._sleep(2.0)
         self.referee.submit(InputEvent("phone", kind, time.monotonic_ns(), None, data))
         self._sleep(0.5)
+
+
+class RealTimeTaps:
+    """What a stage that runs in real time (``companion demo``) does with the renderer's
+    frame source and the phone: each table held still long enough for the camera, answers
+    and taps a player's moment after the question, every wait ended when the demo stops."""
+
+    referee: Any
+    source: Any
+    hold_s: float
+    hold_frames: int
+    stopping: bool = False
+
+    def show_still(self, state: Any) -> None:
+        """Show ``state`` for ``hold_s``, and at least ``hold_frames`` frames drawn after the
+        change (a busy machine reads fewer a second); at most ten seconds and four holds more:
+        a camera that stopped must not stop the story."""
+        first = self.source.frames_drawn + 1  # the frame being drawn may show the table before
+        self.source.set_state(state)
+        self.sleep(self.hold_s)
+        ceiling = time.monotonic() + 4 * self.hold_s + 10.0
+        while self.source.frames_drawn < first + self.hold_frames and time.monotonic() < ceiling:
+            self.sleep(0.05)
+
+    def sleep(self, seconds: float) -> None:
+        end = time.monotonic() + seconds
+        while not self.stopping and time.monotonic() < end:
+            time.sleep(0.05)
+        if self.stopping:
+            raise StopDemo
+
+    def answer(self, choose: Callable[[dict[str, Any]], int | None]) -> None:
+        question = (self.referee.live.current().state.get("game") or {}).get("question")
+        if question is not None:
+            self.sleep(1.5)  # a player reaching for the phone
+            option = choose(question)
+            if option is not None:
+                self.referee.submit(InputEvent("phone", "answer", time.monotonic_ns(), None,
+                                               {"question": question["id"], "option": option}))
+
+    def tap(self, kind: str, data: dict[str, Any]) -> None:
+        self.sleep(2.0)
+        self.referee.submit(InputEvent("phone", kind, time.monotonic_ns(), None, data))
 
 
 class StopDemo(Exception):

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.app.demo.director import StopDemo, VirtualTable
+from companion.app.demo.director import RealTimeTaps, VirtualTable
 from companion.events import InputEvent
 from companion.games.base import Action
 from companion.games.poolparty import PoolParty
@@ -223,7 +223,7 @@ class PoolRenderedStage(VirtualTable, PoolStage):
                 self._submit(InputEvent("camera", "observation", t, None, observation.to_json()))
 
 
-class PoolLiveStage(PoolStage):
+class PoolLiveStage(RealTimeTaps, PoolStage):
     """``companion demo --game pool-party``: the pool renderer as the camera, read by the
     camera loop in real time; each board held long enough for the camera to settle."""
 
@@ -234,31 +234,5 @@ class PoolLiveStage(PoolStage):
         self.hold_frames = hold_frames
         self.stopping = False
 
-    def sleep(self, seconds: float) -> None:
-        end = time.monotonic() + seconds
-        while not self.stopping and time.monotonic() < end:
-            time.sleep(0.05)
-        if self.stopping:
-            raise StopDemo
-
     def show(self, state: PoolState) -> None:
-        first = self.source.frames_drawn + 1
-        self.source.set_state(state)
-        self.sleep(self.hold_s)
-        ceiling = time.monotonic() + 4 * self.hold_s + 10.0
-        while self.source.frames_drawn < first + self.hold_frames and time.monotonic() < ceiling:
-            self.sleep(0.05)
-
-    def answer(self, choose: Callable[[dict[str, Any]], int | None]) -> None:
-        question = (self.referee.live.current().state.get("game") or {}).get("question")
-        if question is not None:
-            self.sleep(1.5)  # a player reaching for the phone
-            option = choose(question)
-            if option is not None:
-                self.referee.submit(InputEvent("phone", "answer", time.monotonic_ns(), None,
-                                               {"question": question["id"], "option": option}))
-
-    def tap(self, kind: str, data: dict[str, Any]) -> None:
-        self.sleep(2.0)
-        self.referee.submit(InputEvent("phone", kind, time.monotonic_ns(), None, data))
-
+        self.show_still(state)
