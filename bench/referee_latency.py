@@ -3,7 +3,7 @@
     .venv/bin/python bench/referee_latency.py [--rounds 40] [--phones 30]
 
 The demo's composition (simulated pads on gpiozero mock pins, the real pad runtime and
-arbiter, referee, store, waitress) serves a Crocodile table. Two seats slap their pads
+arbiter, referee, store, the table's server) serves a Crocodile table. Two seats slap their pads
 a few milliseconds apart; the settle window closes (the deciding event: the ruling can
 be known from then on); the ruling "Ann slapped first, by N ms" travels referee -> live
 state -> SSE -> the page, where a MutationObserver notes the wall-clock instant it shows
