@@ -109,14 +109,26 @@ class Served:
         return body["state"]
 
     def settled_state(self, timeout: float = 60.0) -> dict:
-        """The published state once the referee has handled every stored input of the
-        session it shows (the log says how many there are)."""
+        """The published state once the referee has handled every stored input (the log
+        says how many there are)."""
         deadline = time.monotonic() + timeout
         while True:
             state = self.state()
-            if state["inputs"] == count_inputs(self.db, state["session"]) or time.monotonic() > deadline:
+            # The state shows the newest session (a setup still queued opened another) with
+            # every one of its inputs handled.
+            latest = latest_session(self.db)
+            if (state["session"] == latest and state["inputs"] == count_inputs(self.db, latest)) \
+                    or time.monotonic() > deadline:
                 return state
             time.sleep(0.05)
+
+
+def latest_session(db: Path) -> int:
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        return int(conn.execute("SELECT MAX(id) FROM sessions").fetchone()[0])
+    finally:
+        conn.close()
 
 
 def count_inputs(db: Path, session: int | None = None) -> int:
