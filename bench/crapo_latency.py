@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/crapo_latency.py [--moves 60]
 
-The demo's composition (referee, store, waitress) serves a Crapô table; the demo's scripted
+The demo's composition (referee, store, the table's server) serves a Crapô table; the demo's scripted
 game is drawn by the scene renderer, and each table is read by the real card reader frame
 by frame (a hand over the table first, as the players' hands are). The clock starts when
 the reader is handed the frame on which the table settles (the frame it reads the new

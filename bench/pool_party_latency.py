@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/pool_party_latency.py [--moves 40]
 
-The demo's composition (referee, store, waitress) serves a Pool Party table; the demo's
+The demo's composition (referee, store, the table's server) serves a Pool Party table; the demo's
 scripted game is drawn by the scene renderer, and each board is read by the real board
 reader frame by frame. The clock starts when the reader is handed the frame on which the
 table settles (the frame it reads the new board from) and stops when a phone, Debian's

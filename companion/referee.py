@@ -110,10 +110,14 @@ class Referee:
         self._moves: tuple[int, dict[str, Any]] | None = None
         self._recent: deque[dict[str, Any]] = deque(maxlen=RECENT_INPUTS)
         self.input_count = 0
+        self.stored_this_run = 0
+        """Inputs stored by :meth:`submit` since this referee started (for the stop message)."""
+        self.last_stored: StoredEvent | None = None
         self.handling_ms: deque[float] = deque(maxlen=1000)
         """How long each input took to handle and publish (for benchmarks)."""
-        self.press_simulator: Callable[[int, str], None] | None = None
-        """Demo only: presses a simulated pad (set by the composition root)."""
+        self.press_simulator: Callable[[int, str], StoredEvent | None] | None = None
+        """Demo only: presses a simulated pad and returns the input it was stored as, or
+        ``None`` when the pad passed nothing on (set by the composition root)."""
         self.arm_slaps: Callable[[int], object] | None = None
         """Opens a slap window on the pads from the given instant (a card landed then)."""
         self.feedback: Any = None
@@ -169,6 +173,11 @@ class Referee:
         game is marked finished and the new one opened with this setup as its first input,
         in one transaction (its result is written when the referee has handled every input
         before it, or, after a crash, when the log is read again)."""
+        return self.submit_stored(event).seq
+
+    def submit_stored(self, event: InputEvent) -> StoredEvent:
+        """:meth:`submit`, returning the stored event: its session and sequence number
+        (a setup may have opened a new session, so the number alone does not say where)."""
         kind = INPUT_KIND_PREFIX + event.kind
         with self._intake:
             if event.kind == "setup" and self._has_setup:
@@ -181,15 +190,18 @@ class Referee:
                 stored = self.store.append(self.session_id, kind, event.to_json(), source=event.source,
                                            t_ns=event.t_ns)
             self._has_setup = self._has_setup or event.kind == "setup"
+            self.stored_this_run += 1
+            self.last_stored = stored
             self._inbox.put(_Stored(event, stored))
-        return stored.seq
+        return stored
 
-    def simulated_press(self, seat: int, button: str) -> None:
+    def simulated_press(self, seat: int, button: str) -> StoredEvent | None:
         """Demo: press a seat's simulated pad. The press travels the real pads' path
-        (mock pin -> pad device -> arbiter -> :meth:`submit`)."""
+        (mock pin -> pad device -> arbiter -> :meth:`submit`); returns the input it was
+        stored as, or ``None`` when the pad took it for a bounce and passed nothing on."""
         if self.press_simulator is None:
             raise RuntimeError("no simulated seat pads: the table is not in demo mode")
-        self.press_simulator(seat, button)
+        return self.press_simulator(seat, button)
 
     def camera_status(self, status: dict[str, Any]) -> None:
         """From the camera's thread: its state for the page (not stored, not a game input).
@@ -308,7 +320,9 @@ class Referee:
         if self.table is not None and self._table_session is not None and self._table_session != stored.session_id:
             # The game this setup replaced goes to the history with its result.
             self.store.finish_session(self._table_session, self.table.result())
-            self._recent.clear()
+            # The new game's list starts with this setup, as a replay of its log shows it.
+            while len(self._recent) > 1:
+                self._recent.pop()
             self.input_count = 1
         if not self._replaying:
             self.store.update_session(stored.session_id, game=setup.game, meta={"seats": list(setup.seats)})
@@ -553,13 +567,21 @@ class Referee:
             except Exception:  # one bad input must not stop the table
                 log.exception("referee: failed to handle %s", item)
 
-    def stop(self) -> None:
-        """Handle what is queued (every queued input is stored already), then stop the thread."""
+    def stop(self, timeout: float = 5.0) -> int:
+        """Handle what is queued (every queued input is stored already), then stop the
+        thread. Returns how many stored inputs were left unhandled after ``timeout``
+        seconds (0 normally): they are in the log, and the next start replays them."""
+        left = 0
         if self._thread is not None:
             self._inbox.put(None)
-            self._thread.join(timeout=5)
+            self._thread.join(timeout=timeout)
+            if self._thread.is_alive():
+                left = sum(1 for item in list(self._inbox.queue) if isinstance(item, _Stored))
+                log.warning("referee: stopped with %d stored inputs not handled yet; the next start "
+                            "replays them from the log", left)
             self._thread = None
         self.live.close()
+        return left
 
 
 def _is_player(seat_player: dict[str, Any], player: int | str) -> bool:

@@ -29,6 +29,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, referee: Referee | 
         DATABASE=None,
         DEMO=False,
         KEEPALIVE_SECONDS=15.0,
+        STREAMS_PER_ADDRESS=8,  # live streams one phone (one address) may keep open (web.streams)
         TABLE_NAME="Table Companion",
         ALLOWED_HOSTS=None,
         # The names and addresses phones may use (config web.allowed_hosts); None: this
@@ -55,7 +56,9 @@ def create_app(test_config: dict[str, Any] | None = None, *, referee: Referee | 
     app.extensions["teaching"] = teaching
 
     from web import admin, api, join, pages, play, records, rules, security, teach
+    from web.streams import StreamSlots
 
+    app.extensions["live_streams"] = StreamSlots(int(app.config["STREAMS_PER_ADDRESS"]))
     security.init_app(app, app.config.get("ALLOWED_HOSTS"))
     admin.init_app(app, referee)
     app.register_blueprint(pages.bp)

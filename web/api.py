@@ -3,17 +3,25 @@
 ``GET /api/state``: the current public state. ``GET /api/events``: Server-Sent Events,
 the full state in each message (``id:`` is its version, so a phone waking up gets the
 current state first and duplicates or gaps do no harm) and a keep-alive comment every
-15 s, which also frees the thread of a phone that went away. ``GET /healthz``.
+15 s. The served table streams from :mod:`web.streams` (no thread per phone); the route
+here serves WSGI servers (Flask's test client), with the same cap per address.
+``GET /healthz``.
+
+Every command answers 2xx only once its input is stored (``Referee.submit``), and the
+answer says where: ``{"ok": true, "session": S, "seq": N}``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify
+from flask import Blueprint, Response, current_app, jsonify, request
 
+from companion.store import StoredEvent
 from web import get_referee
 from web.admin import get_admin
+from web.streams import KEEPALIVE, RETRY, StreamSlots, sse_message
 from web.validation import AdminBody, AnswerBody, ApiError, Body, LoginBody, SetupBody, body
 
 bp = Blueprint("api", __name__)
@@ -56,26 +64,27 @@ def healthz() -> Response | tuple[Response, int]:
 def events() -> Response:
     live = get_referee().live
     keepalive = float(current_app.config["KEEPALIVE_SECONDS"])
+    slots: StreamSlots = current_app.extensions["live_streams"]
+    release = slots.claim(request.remote_addr or "unknown")  # a 429 JSON past the cap
 
     def stream() -> Iterator[str]:
-        # Tell the browser how soon to reconnect after a drop (ms).
-        yield "retry: 2000\n\n"
+        yield RETRY
         current = live.current()
         seen = current.version
-        yield f"id: {current.version}\nevent: state\ndata: {current.text}\n\n"
+        yield sse_message(current)
         while not live.closed:
             changed = live.wait_for_change(seen, timeout=keepalive)
             if changed is None:
-                yield ": keep-alive\n\n"
+                yield KEEPALIVE
                 continue
             seen = changed.version
-            yield f"id: {changed.version}\nevent: state\ndata: {changed.text}\n\n"
+            yield sse_message(changed)
 
-    return Response(
-        stream(),
-        mimetype="text/event-stream",
-        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
-    )
+    response = Response(stream(), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    # On close, not in the generator: a response closed before its first read never runs it.
+    response.call_on_close(release)
+    return response
 
 
 # -- commands: every one goes to the referee as an input from a phone ------------------
@@ -83,11 +92,17 @@ def events() -> Response:
 # rules (web.admin: 403, or 429 after too many wrong PINs), then the table's state.
 
 
-def _submit(kind: str, data: dict, seat: int | None = None) -> None:
+def _submit(kind: str, data: dict, seat: int | None = None) -> StoredEvent:
+    """Store the input; only then may the request be answered 2xx (see :func:`stored`)."""
     from companion.events import InputEvent
 
     referee = get_referee()
-    referee.submit(InputEvent("phone", kind, referee.clock(), seat, data))
+    return referee.submit_stored(InputEvent("phone", kind, referee.clock(), seat, data))
+
+
+def stored(event: StoredEvent, **more: Any) -> Response:
+    """The answer to a command whose input is stored: where it is in the log."""
+    return jsonify({"ok": True, "session": event.session_id, "seq": event.seq, **more})
 
 
 @bp.post("/api/setup")
@@ -113,18 +128,17 @@ def setup() -> Response:
         except SetupError as exc:
             raise ApiError(400, exc.field, str(exc).split(": ", 1)[-1]) from None
         admin.set_up(given.pin)
-        stored = parsed.to_json()
-        stored.pop("pin_hash", None)  # the event log is no place for a PIN, hashed or not
-        _submit("setup", stored)
-    return jsonify({"ok": True})
+        setup = parsed.to_json()
+        setup.pop("pin_hash", None)  # the event log is no place for a PIN, hashed or not
+        event = _submit("setup", setup)
+    return stored(event)
 
 
 @bp.post("/api/answer")
 def answer() -> Response:
     """Answer the referee's question: ``{"question": id, "option": index}``."""
     given = body(AnswerBody)
-    _submit("answer", {"question": given.question, "option": given.option})
-    return jsonify({"ok": True})
+    return stored(_submit("answer", {"question": given.question, "option": given.option}))
 
 
 def _admin(kind: str) -> Response | tuple[Response, int]:
@@ -132,8 +146,7 @@ def _admin(kind: str) -> Response | tuple[Response, int]:
     if get_referee().table is None:
         raise ApiError(409, "", "no game is running")
     get_admin().require(given.pin or None)
-    _submit(kind, {})
-    return jsonify({"ok": True})
+    return stored(_submit(kind, {}))
 
 
 @bp.post("/api/undo")

@@ -7,6 +7,9 @@ from __future__ import annotations
 import errno
 import logging
 import sqlite3
+import threading
+import time
+from collections import deque
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
@@ -24,7 +27,7 @@ from companion.events import InputEvent
 from companion.referee import Referee
 from companion.refereeing.protocol import MatZones
 from companion.refereeing.setup import hash_pin
-from companion.store import Store, StoreError
+from companion.store import Store, StoredEvent, StoreError, set_aside_if_damaged
 from hardware.arbiter import SlapResult
 from hardware.pads import PadEvent
 from hardware.table import open_table_pads
@@ -172,7 +175,8 @@ def assemble_table(config: Config, data_dir: Path, *, demo: bool = False, simula
         _wire_pads(table, simulate=simulate)
         _wire_camera(table, Readers(paper, data_dir, drawn_tiles=demo))
         table.app = create_app({"TABLE_NAME": config.table.name, "DEMO": demo,
-                                "ALLOWED_HOSTS": config.web.allowed_hosts}, referee=referee,
+                                "ALLOWED_HOSTS": config.web.allowed_hosts,
+                                "STREAMS_PER_ADDRESS": config.web.streams_per_address}, referee=referee,
                                teaching=table.teaching)
     except BaseException:
         table.close()
@@ -188,7 +192,9 @@ def open_store(config: Config, data_dir: Path) -> Store:
     path = data_dir / DB_NAME
     try:
         data_dir.mkdir(parents=True, exist_ok=True)
-        return Store(path, synchronous=config.store.synchronous)
+        # A damaged file is moved aside with what can be read exported, and the table starts
+        # on a fresh store (companion.store logs where both are): the game goes on.
+        return set_aside_if_damaged(path, synchronous=config.store.synchronous)[0]
     except (OSError, sqlite3.Error, StoreError) as exc:
         cause = exc.__cause__ if isinstance(exc, StoreError) and exc.__cause__ is not None else exc
         text = str(cause)
@@ -299,9 +305,12 @@ def _wire_pads(table: Table, *, simulate: bool = False) -> None:
     buttons = replace(config.buttons, pin_factory="mock") if table.demo or simulate else config.buttons
     if buttons.pin_factory == "mock":
         log.warning("SIMULATED seat pads: gpiozero MockFactory, no real GPIO")
+    receipts = _PressReceipts()
 
     def on_pad(item: Any) -> None:
-        referee.submit(pad_input(item))  # stored before the pad's thread goes on
+        stored = referee.submit_stored(pad_input(item))  # stored before the pad's thread goes on
+        if isinstance(item, PadEvent):
+            receipts.note(item, stored)
 
     try:
         pads = open_table_pads(config.seats, buttons, on_pad)
@@ -316,5 +325,40 @@ def _wire_pads(table: Table, *, simulate: bool = False) -> None:
     referee.arm_slaps = pads.runtime.arm  # from the instant the card landed (the frame's time)
     referee.feedback = pads.feedback
     if pads.simulated is not None:
-        referee.press_simulator = pads.simulated.press
-        table.simulated_pads = pads.simulated
+        simulated = pads.simulated
+
+        def press(seat: int, button: str) -> StoredEvent | None:
+            # The page's press is answered once the pad's thread stored it (or at once when
+            # the pad's lockout took it for a bounce: the mock pin's edge is handled in
+            # this thread, so the count says so when press() returns).
+            accepted = pads.pads.counts().get((seat, button), (0, 0))[0]
+            since_ns = time.monotonic_ns()
+            simulated.press(seat, button)
+            if pads.pads.counts().get((seat, button), (0, 0))[0] == accepted:
+                return None
+            return receipts.wait(seat, button, since_ns)
+
+        referee.press_simulator = press
+        table.simulated_pads = simulated
+
+
+class _PressReceipts:
+    """The stored input each pad press became (the last few), for whoever waits on a press."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._recent: deque[tuple[PadEvent, StoredEvent]] = deque(maxlen=64)
+
+    def note(self, press: PadEvent, stored: StoredEvent) -> None:
+        with self._cond:
+            self._recent.append((press, stored))
+            self._cond.notify_all()
+
+    def wait(self, seat: int, kind: str, since_ns: int, timeout: float = 2.0) -> StoredEvent | None:
+        """The first press of ``seat``'s ``kind`` pad stamped at or after ``since_ns``."""
+        def found() -> StoredEvent | None:
+            return next((stored for press, stored in self._recent
+                         if press.seat == seat and press.kind == kind and press.t_ns >= since_ns), None)
+
+        with self._cond:
+            return self._cond.wait_for(found, timeout)

@@ -57,8 +57,10 @@ class TableConfig:
 class WebConfig:
     host: str = "0.0.0.0"
     port: int = 8000
-    threads: int = 48
-    """waitress threads: every open live stream holds one, so >= 2 x phones + 8."""
+    threads: int = 16
+    """Threads for pages, taps and the API (a live stream holds none: companion/app/server.py)."""
+    streams_per_address: int = 8
+    """Live streams one phone (one address) may keep open; one more is refused (429)."""
     admin_pin: str = ""
     """The table's admin PIN or passphrase (4-64 characters); empty: chosen on the setup page."""
     allowed_hosts: tuple[str, ...] = ()
@@ -180,6 +182,7 @@ SCHEMA: dict[str, dict[str, tuple[type | tuple[type, ...], Check | None]]] = {
         "host": (str, checks.listen_host),
         "port": (int, _range(1, 65535)),
         "threads": (int, _range(8, 1000)),
+        "streams_per_address": (int, _range(1, 100)),
         "admin_pin": (str, checks.admin_pin),
         "allowed_hosts": (list, checks.host_list),
     },
@@ -414,7 +417,8 @@ game = "crocodile"          # the game offered first and read before a setup: cr
 [web]
 host = "0.0.0.0"            # every phone on the LAN; 127.0.0.1 for this machine only
 port = 8000
-threads = 48                # each open phone holds one; keep >= 2 x phones + 8
+threads = 16                # for pages, taps and the API; a phone's live stream holds none
+streams_per_address = 8     # live streams one phone may keep open (tabs); one more is refused
 admin_pin = ""              # 4-64 characters; empty: the first setup on the page chooses it
 # allowed_hosts = ["companion.local", "192.168.1.20"]   # default: localhost, this machine's names and addresses
 

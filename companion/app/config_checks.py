@@ -41,7 +41,7 @@ def host_syntax(value: str) -> str | None:
 
 
 def listen_host(value: str) -> str | None:
-    """``web.host``: an address of this machine that waitress can listen on."""
+    """``web.host``: an address of this machine the server can listen on."""
     problem = host_syntax(value)
     if problem:
         return problem

@@ -104,7 +104,7 @@ def check_python(pi: bool, constraints: Path | None) -> Iterator[Finding]:
                           + ("" if pi else " (not a Pi: fine here)"),
                           f"pip install -c {constraints} '{package}{operator}{bound}' (apt's picamera2 breaks "
                           "with numpy 2)" if pi else "")
-    for module in ("numpy", "cv2", "gpiozero", "flask", "waitress"):
+    for module in ("numpy", "cv2", "gpiozero", "flask", "uvicorn", "a2wsgi"):
         try:
             __import__(module)
         except Exception as exc:  # noqa: BLE001 - an import that breaks (numpy.dtype size changed) is the finding

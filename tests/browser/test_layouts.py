@@ -42,7 +42,7 @@ OUTSIDE = """(vertical) => {
 
 @pytest.fixture
 def served(tmp_path):
-    """A table with no demo parts (no simulated pads), served by waitress."""
+    """A table with no demo parts (no simulated pads), served as the table is served."""
     store = Store(tmp_path / "table.sqlite3")
     referee = Referee(store, seats=NAMES[:4])
     app = create_app({"TESTING": True}, referee=referee)

@@ -17,6 +17,8 @@ from companion.app.health import table_parts
 from companion.app.paths import data_dir as resolve_data_dir
 from companion.app.server import lan_ip, make_server, port_is_free
 
+log = logging.getLogger("companion.serve")
+
 
 def _load_or_exit(path: str | None):  # type: ignore[no-untyped-def]
     try:
@@ -67,20 +69,36 @@ def _run(table, host: str, port: int, threads: int, *, show_qr: bool) -> None:  
         click.echo(_qr(lan))
     click.echo("  Press Ctrl+C to stop.\n")
 
-    def stop(*_: object) -> None:
-        # Release the live streams' threads, then let waitress's run() close itself:
-        # it catches SystemExit. Closing the server from here would pull the socket
-        # from under its select().
-        table.referee.live.close()
-        raise SystemExit(0)
+    signals: list[str] = []
+
+    def stop(signum: int, _frame: object) -> None:
+        # Only a flag: the server closes its socket, ends the live streams and lets the
+        # requests in flight finish (a second signal: without waiting for them).
+        signals.append(signal.Signals(signum).name)
+        server.stop()
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     try:
         server.run()
+        log.info("stopping (%s): no new requests taken, those in flight answered",
+                 " then ".join(signals) or "the server ended")
     finally:
-        table.close()
+        _close(table)
         click.echo("  Stopped.")
+
+
+def _close(table) -> None:  # type: ignore[no-untyped-def]
+    """Drain and close: the referee handles what is queued (all of it stored already), the
+    store closes, and the log says what this run stored."""
+    referee = table.referee
+    try:
+        table.close()
+    except Exception:  # a part that fails to close must not hide what was stored
+        log.exception("stopping: closing the table failed")
+    last = referee.last_stored
+    where = f"the last #{last.seq} of session {last.session_id}" if last is not None else "none"
+    log.info("stopped: %d inputs stored this run, %s", referee.stored_this_run, where)
 
 
 def _keyboard_pads(table) -> None:  # type: ignore[no-untyped-def]
@@ -144,7 +162,7 @@ def serve(config_path: str | None, data_dir: Path | None, host: str | None, port
                    "press the pads on the page")
     try:
         table = assemble_table(config, directory, demo=False, simulate=simulate)
-    except StoreUnavailable as exc:
+    except StoreUnavailable as exc:  # a damaged file is set aside before this: a newer schema, no permission...
         _fail(str(exc), EXIT_STORE)
     click.echo(f"  Event store: {directory}")
     for part in table_parts(table):
@@ -200,4 +218,4 @@ def demo(host: str, port: int, data_dir: Path | None, game: str) -> None:
         table._closers.callback(run.stop)
         click.echo(f"  Admin PIN for this demo: {demo_pin(table)} (undo, scores by hand, finish, new games)")
         _keyboard_pads(table)
-        _run(table, host, port, threads=48, show_qr=True)
+        _run(table, host, port, threads=16, show_qr=True)
