@@ -96,6 +96,9 @@ class MatchTable:
         }
 
     def result(self) -> dict[str, Any]:
-        """What the history keeps of a finished match."""
+        """What the history keeps of a match: its scores, and ``winners`` once it is over.
+        ``leaders`` are the seats with the best totals so far (a match with no target ends
+        when the players start another game: its leaders then won it)."""
         summary = self.match.summary()
-        return {"game": self.setup.game, "seats": list(self.setup.seats), "target": self.match.target, **summary}
+        return {"game": self.setup.game, "seats": list(self.setup.seats), "target": self.match.target, **summary,
+                "leaders": list(self.match.winners())}
