@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import socket
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,6 +72,25 @@ class RunningServer:
             # run it first, closing the trigger under our write. It ran: nothing to do.
             pass
         self.thread.join(timeout=10)
+
+
+def run_until_signalled(server: Any, release: Callable[[], None], cleanup: Callable[[], None]) -> None:
+    """Run ``server`` in this thread until SIGTERM or SIGINT. ``release`` frees the open live
+    streams (their threads would hold the shutdown); waitress's run() then closes itself: it
+    catches SystemExit (closing the server from the handler would pull the socket from under
+    its select()). ``cleanup`` runs however it ends."""
+    import signal
+
+    def stop(*_: object) -> None:
+        release()
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    try:
+        server.run()
+    finally:
+        cleanup()
 
 
 def make_server(app: Any, host: str, port: int, threads: int) -> Any:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import signal
 import sys
 import tempfile
 import threading
@@ -13,7 +12,7 @@ import click
 
 from companion.app.config import ConfigError, load_config
 from companion.app.paths import data_dir as resolve_data_dir
-from companion.app.server import lan_ip, make_server, port_is_free
+from companion.app.server import lan_ip, make_server, port_is_free, run_until_signalled
 
 
 def _load_or_exit(path: str | None):  # type: ignore[no-untyped-def]
@@ -49,20 +48,11 @@ def _run(table, host: str, port: int, threads: int, *, show_qr: bool) -> None:  
         click.echo(_qr(lan))
     click.echo("  Press Ctrl+C to stop.\n")
 
-    def stop(*_: object) -> None:
-        # Release the live streams' threads, then let waitress's run() close itself:
-        # it catches SystemExit. Closing the server from here would pull the socket
-        # from under its select().
-        table.referee.live.close()
-        raise SystemExit(0)
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    try:
-        server.run()
-    finally:
+    def cleanup() -> None:
         table.close()
         click.echo("  Stopped.")
+
+    run_until_signalled(server, table.referee.live.close, cleanup)
 
 
 def _keyboard_pads(table) -> None:  # type: ignore[no-untyped-def]
