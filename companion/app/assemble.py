@@ -41,6 +41,8 @@ class Table:
     camera: Any = None
     simulated_pads: Any = None
     """Demo only: the simulated pads (keyboard and page press here)."""
+    publisher: Any = None
+    """Venue mode: what publishes this table to the venue's broker."""
     _closers: ExitStack = field(default_factory=ExitStack)
 
     def close(self) -> None:
@@ -137,7 +139,18 @@ def assemble_table(config: Config, data_dir: Path, *, demo: bool = False) -> Tab
         table.close()
         raise
     referee.start()
+    if config.venue.enabled and not demo:
+        _wire_venue(table)
     return table
+
+
+def _wire_venue(table: Table) -> None:
+    """Venue mode: the table's state and results go to the venue's broker. The referee never
+    waits for it; a broker that is not there yet is retried."""
+    from companion.app.venue_mode import start_publisher
+
+    table.publisher = start_publisher(table.store, table.referee.live, table.config)
+    table._closers.callback(table.publisher.stop)
 
 
 def _wire_camera(table: Table, readers: Readers) -> None:
