@@ -99,9 +99,8 @@ def events() -> Response:
                 yield f"id: {seen}\nevent: board\ndata: {text}\n\n"
             elif not changes:
                 yield ": keep-alive\n\n"
-            else:
-                for change in changes:
-                    yield f"id: {change.version}\nevent: {change.name}\ndata: {change.text}\n\n"
+            else:  # what came while this page waited for its turn goes in one write
+                yield "".join(f"id: {c.version}\nevent: {c.name}\ndata: {c.text}\n\n" for c in changes)
                 seen = changes[-1].version
 
     return Response(stream(), mimetype="text/event-stream",

@@ -119,3 +119,13 @@ def test_the_live_stream_over_a_real_server(board):
     finally:
         board.close()
         server.close()
+
+
+def test_a_database_that_fails_is_named_and_the_board_goes_on(board, client):
+    board.league.close()  # the disk went away
+    send_result(board)
+    assert board.resync_wanted  # the subscriber subscribes again: the retained results come back
+    status = client.get("/api/board").get_json()["board"]["status"]
+    assert "closed database" in status["database"] and status["counts"]["new"] == 0
+    send_state(board)  # the tables still show
+    assert client.get("/api/board").get_json()["board"]["tables"][0]["table"] == "t2"
