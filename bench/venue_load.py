@@ -24,6 +24,7 @@ import json
 import os
 import platform
 import random
+import re
 import signal
 import statistics
 import subprocess
@@ -49,6 +50,9 @@ GAMES = ("crocodile", "recall", "pool-party")
 NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lea", "Max", "Ned", "Ola",
          "Pia", "Quin", "Rob", "Sue", "Tom", "Uma", "Vic", "Wes", "Xia", "Yan", "Zoe")
 VENUE = "bench"
+TABLE = re.compile(r'^data: \{"table":"([^"]+)"')
+RULING = re.compile(r'"last_ruling":\{"n":(\d+)')
+UPDATED = re.compile(r'"updated":([0-9.]+)')
 
 
 # -- the pages: another process, an asyncio HTTP/1.0 client per page -----------------------------------
@@ -61,24 +65,27 @@ async def _page(host: str, port: int, arrivals: dict[str, list[float]], stop: as
     await writer.drain()
     event = ""
     first = True
-    while not stop.is_set():
-        try:
-            line = await asyncio.wait_for(reader.readline(), 0.5)
-        except TimeoutError:
-            continue
+    while not stop.is_set():  # cancelled at the end
+        line = await reader.readline()
         if not line:
             break
         now = time.monotonic_ns()
         text = line.decode().rstrip("\r\n")
         if text.startswith("event: "):
             event = text[7:]
-        elif text.startswith("data: "):
-            data = json.loads(text[6:])
-            entries = data.get("tables", []) if event == "board" else [data] if event == "table" else []
-            for entry in entries:
-                ruling = (entry.get("summary") or {}).get("last_ruling")
-                if ruling:  # when this page got it, and when the board did (its wall clock)
-                    arrivals.setdefault(f"{entry['table']}/{ruling['n']}", [now, entry.get("updated") or 0.0])
+        elif text.startswith("data: ") and event == "table":
+            # A table's change: its id, its newest ruling's number and when the board had it, read
+            # without parsing the whole entry (this process plays a hundred pages on a shared CPU).
+            table, ruling, updated = TABLE.search(text), RULING.search(text), UPDATED.search(text)
+            if table and ruling:
+                arrivals.setdefault(f"{table.group(1)}/{ruling.group(1)}",
+                                    [now, float(updated.group(1)) if updated else 0.0])
+        elif text.startswith("data: ") and event == "board":
+            for entry in json.loads(text[6:]).get("tables", []):
+                last = (entry.get("summary") or {}).get("last_ruling")
+                if last:
+                    arrivals.setdefault(f"{entry['table']}/{last['n']}", [now, entry.get("updated") or 0.0])
+        if text.startswith("data: "):
             if first:
                 ready.append(1)
                 first = False
@@ -97,7 +104,14 @@ async def _pages(host: str, port: int, count: int, out: Path) -> None:
     await stop.wait()
     for task in tasks:
         task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
     out.write_text(json.dumps(arrivals))
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time a process has used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 # -- the tables ----------------------------------------------------------------------------------------
@@ -175,6 +189,9 @@ def run(folder: Path, tables: int, viewers: int, pace: float, seed: int) -> dict
         while not ready.exists():
             time.sleep(0.1)
         sims = [SimTable(folder, i, GAMES[(i - 1) % len(GAMES)], broker, pace, seed + i) for i in range(1, tables + 1)]
+        processes = {"board": board.pid, "broker": broker.process.pid if broker.process else 0, "pages": pages.pid,
+                     "tables": os.getpid()}
+        cpu_before = {name: cpu_seconds(pid) for name, pid in processes.items()}
         started = time.monotonic()
         for sim in sims:
             sim.thread.start()
@@ -192,6 +209,8 @@ def run(folder: Path, tables: int, viewers: int, pace: float, seed: int) -> dict
             time.sleep(0.2)
         time.sleep(1.0)  # the last changes reach the pages
         final = status()
+        elapsed = time.monotonic() - started
+        cpu = {name: (cpu_seconds(pid) - cpu_before[name]) / elapsed for name, pid in processes.items()}
         pages.send_signal(signal.SIGTERM)
         pages.wait(timeout=60)
         arrivals = json.loads(out.read_text())
@@ -214,7 +233,7 @@ def run(folder: Path, tables: int, viewers: int, pace: float, seed: int) -> dict
                 "median_ms": statistics.median(latencies), "p95_ms": latencies[int(0.95 * (len(latencies) - 1))],
                 "max_ms": latencies[-1], "board_median_ms": statistics.median(to_board),
                 "board_p95_ms": to_board[int(0.95 * (len(to_board) - 1))], "results_expected": expected,
-                "results": final["results"], "counts": final["counts"]}
+                "results": final["results"], "counts": final["counts"], "cpu": cpu}
     finally:
         for sim in sims:
             sim.close()
@@ -260,7 +279,11 @@ def main() -> None:
     print("| results on the board / games played | " + " | ".join(
         f"{f['results']} / {f['results_expected']} (duplicates {f['counts']['duplicate']}, revisions "
         f"{f['counts']['revised']}, refused {f['counts']['refused']})" for _, f in rows) + " |")
+    for name in ("board", "broker", "tables", "pages"):
+        print(f"| CPU of the {name} process (share of one core while played) | "
+              + " | ".join(f"{f['cpu'][name] * 100:.1f} %" for _, f in rows) + " |")
     print(f"| load / baseline, median | | {rows[1][1]['median_ms'] / base['median_ms']:.2f}x |")
+    print(f"\nload average at the end (other work on this machine included): {os.getloadavg()}")
 
 
 if __name__ == "__main__":

@@ -8,13 +8,14 @@ errors (:mod:`web.security`). It reaches the league only through the board's pub
 
 ``GET /api/board/events`` is Server-Sent Events: the whole board first (event ``board``, its
 ``id:`` the board's version), then each change as its own event (``table``, ``standings``,
-``status``), a new ``board`` when the page fell too far behind, and a keep-alive comment
-every 15 s.
+``status``; those that come close together in one write, see :data:`WRITE_GAP_S`), a new
+``board`` when the page fell too far behind, and a keep-alive comment every 15 s.
 """
 
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -23,6 +24,11 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, render_templ
 from companion.venue.board import Board
 
 bp = Blueprint("board", __name__)
+
+WRITE_GAP_S = 0.1
+"""A page gets at most ten writes a second: the first change after a quiet spell goes at once,
+those that follow within the gap go together. Fifty tables' changes to a hundred pages would
+otherwise wake every page's thread for each one."""
 
 
 def create_board_app(test_config: dict[str, Any] | None = None, *, board: Board) -> Flask:
@@ -92,14 +98,22 @@ def events() -> Response:
         yield "retry: 2000\n\n"
         seen, text = board.snapshot()
         yield f"id: {seen}\nevent: board\ndata: {text}\n\n"
+        written = 0.0
         while not board.closed:
             changes = board.wait_events(seen, timeout=keepalive)
+            if changes and time.monotonic() - written < WRITE_GAP_S:
+                # A busy evening: gather what comes in the rest of the gap, then write once.
+                time.sleep(max(0.0, written + WRITE_GAP_S - time.monotonic()))
+                more = board.wait_events(changes[-1].version, timeout=0)
+                changes = None if more is None else changes + more
             if changes is None:
                 seen, text = board.snapshot()
+                written = time.monotonic()
                 yield f"id: {seen}\nevent: board\ndata: {text}\n\n"
             elif not changes:
                 yield ": keep-alive\n\n"
-            else:  # what came while this page waited for its turn goes in one write
+            else:
+                written = time.monotonic()  # what came while this page waited for its turn goes in one write
                 yield "".join(f"id: {c.version}\nevent: {c.name}\ndata: {c.text}\n\n" for c in changes)
                 seen = changes[-1].version
 
