@@ -87,7 +87,7 @@ def state_message(table: str, name: str, summary: Mapping[str, Any], sent: float
     return {"format": FORMAT, "table": table, "name": name, "sent": sent, "summary": dict(summary)}
 
 
-RESULT_FIELDS = ("game", "seats", "target", "over", "winners", "leaders")
+RESULT_FIELDS = ("game", "seats", "target", "rounds_to_play", "over", "winners", "leaders")
 
 
 def public_result(result: Mapping[str, Any]) -> dict[str, Any]:
@@ -146,12 +146,15 @@ class ResultMessage:
     over: bool
     winners: tuple[int, ...]
     leaders: tuple[int, ...]
+    rounds_to_play: int | None = None
+    """A match of so many rounds (``None``: to a target, or for as long as the players like)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"table": self.table, "name": self.name, "session": self.session, "seq": self.seq,
                 "ended": self.ended, "final": self.final, "game": self.game, "seats": list(self.seats),
                 "rounds": [list(r) for r in self.rounds], "totals": list(self.totals), "target": self.target,
-                "over": self.over, "winners": list(self.winners), "leaders": list(self.leaders)}
+                "over": self.over, "winners": list(self.winners), "leaders": list(self.leaders),
+                "rounds_to_play": self.rounds_to_play}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any], where: str = "stored result") -> ResultMessage:
@@ -211,6 +214,7 @@ def _result(check: _Checker, data: Mapping[str, Any]) -> ResultMessage:
     target = data.get("target")
     if target is not None:
         target = check.number("target", 0)
+    rounds_to_play = None if data.get("rounds_to_play") is None else check.integer("rounds_to_play", 1)
     game = check.text("game", MAX_NAME)
     problem = id_problem(game)
     if problem:
@@ -220,7 +224,7 @@ def _result(check: _Checker, data: Mapping[str, Any]) -> ResultMessage:
         seq=check.integer("seq", 0), ended=None if data.get("ended") is None else check.number("ended", 0),
         final=check.boolean("final"), game=game, seats=seats, rounds=parsed_rounds,
         totals=check.numbers_of("totals", data.get("totals"), n), target=target, over=check.boolean("over"),
-        winners=check.seat_list("winners", n), leaders=check.seat_list("leaders", n))
+        winners=check.seat_list("winners", n), leaders=check.seat_list("leaders", n), rounds_to_play=rounds_to_play)
 
 
 def _summary(topic: str, summary: Mapping[str, Any]) -> dict[str, Any]:

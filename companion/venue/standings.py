@@ -3,12 +3,12 @@
 Which results count, and for whom (:func:`decided`):
 
 * a match that is **over** (it reached its target): its winners won;
-* a match with **no target** (played for as long as the players like: Pool Party, or a game
-  of Crocodile set up without a ``match_target``) counts as it stands after each round: its
-  leaders are winning, and the last of its results (the players started another game) decides;
-* a match with a target that was **given up** (the table started another game first) counts
-  as played, won by nobody;
-* a match with a target still being played does not count yet.
+* a match with **no end set** (no target, no number of rounds: played for as long as the
+  players like) counts as it stands after each round: its leaders are winning, and the last of
+  its results (the players started another game) decides;
+* a match with a target or a number of rounds that was **given up** (the table started
+  another game first) counts as played, won by nobody;
+* such a match still being played does not count yet.
 
 Each player of a counted result gets the league's points for playing, and each winner the
 points for a win in that game (a shared win: each winner gets them). Players are known by
@@ -59,7 +59,7 @@ def decided(result: ResultMessage) -> tuple[int, ...] | None:
     while it does not count yet (see the module's docstring)."""
     if result.over:
         return result.winners
-    if result.target is None:
+    if result.target is None and result.rounds_to_play is None:
         return result.leaders if result.rounds else None
     return () if result.final else None
 

@@ -58,14 +58,16 @@ def eventually():
 
 
 class Listener:
-    """A plain subscriber to the venue's topics, keeping every message (topic, payload, retained)."""
+    """A plain subscriber to the venue's topics, keeping every message (topic, payload, retained).
+    Its session is persistent, as the board's: a broker stopped and started keeps its
+    subscription, so nothing published after the restart is missed for want of a resubscription."""
 
     def __init__(self, settings: BrokerSettings, *, retained: bool = True) -> None:
         import threading
 
         from paho.mqtt.subscribeoptions import SubscribeOptions
 
-        from companion.venue.mqtt import new_client
+        from companion.venue.mqtt import connect_properties, new_client
 
         self.messages: list[tuple[str, bytes, bool]] = []
         self._lock = threading.Lock()
@@ -85,7 +87,7 @@ class Listener:
                 self.messages.append((message.topic, bytes(message.payload), bool(message.retain)))
 
         self.client.on_connect, self.client.on_subscribe, self.client.on_message = on_connect, on_subscribe, on_message
-        self.client.connect(settings.host, settings.port)
+        self.client.connect(settings.host, settings.port, clean_start=False, properties=connect_properties())
         self.client.loop_start()
         if not self.ready.wait(10):
             raise AssertionError("the listener could not subscribe")

@@ -69,12 +69,15 @@ def test_the_summary_names_whose_turn_and_the_last_ruling():
 
 
 def test_a_result_leaves_the_table_with_its_named_fields_only():
-    stored = {**STORED, "pin_hash": "scrypt:secret", "private": {"0": ["As"]}}
+    stored = {**STORED, "pin_hash": "scrypt:secret", "private": {"0": ["As"]}, "finished_by": "admin",
+              "rounds_to_play": 3}
     message = result_message("t1", "Table 1", 3, 57, 1_800_000_000.0, True, stored)
     assert "pin_hash" not in message and "private" not in message and "players" not in message
+    assert "finished_by" not in message and message["rounds_to_play"] == 3
     assert message["rounds"] == [[4, 14], [14, 30]] and message["totals"] == [18, 44]
     where, parsed = parse_message(result_topic("club", "t1", 3), encode(message))
     assert isinstance(parsed, ResultMessage) and parsed.final and parsed.winners == (0,) and parsed.seq == 57
+    assert parsed.rounds_to_play == 3
     assert ResultMessage.from_json(parsed.to_json()) == parsed
 
 
@@ -106,6 +109,7 @@ def test_state_and_online_messages_are_read():
     ("companion/club/t1/result/3", result_payload(over="yes"), "over", "true or false"),
     ("companion/club/t1/result/3", result_payload(game="Croc odile"), "game", "not an id"),
     ("companion/club/t1/result/3", result_payload(rounds=[[1, "2"]]), "rounds[0][1]", "a number"),
+    ("companion/club/t1/result/3", result_payload(rounds_to_play=0), "rounds_to_play", "whole number from 1"),
     ("companion/club/t1/state", b'{"format": 1, "table": "t1", "name": "T", "sent": 1}', "summary", "missing"),
     ("companion/club/t1/state", b"x" * 70_000, "", "more than"),
 ])

@@ -137,7 +137,7 @@ def test_only_public_facts_leave_the_table(tmp_path, login, listen, eventually):
     (a name, a ruling, a game, a question): the cards players looked at, the PIN's hash and
     the private views never leave."""
     referee = new_table(tmp_path / "t1.db")
-    public: list[dict] = []
+    public: list[dict] = [referee.live.current().state]  # the table before any game is public too
     original = referee.live.publish
 
     def keep(state):

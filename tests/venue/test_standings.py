@@ -9,10 +9,10 @@ from companion.venue.standings import Scoring, StoredResult, decided, evening_st
 
 
 def result(game="crocodile", seats=("Ann", "Bob"), *, over=True, winners=(0,), leaders=(0,), target=40.0,
-           final=False, rounds=((1, 2),), table="t1", session=1, ended=1_800_000_000.0):
+           final=False, rounds=((1, 2),), table="t1", session=1, ended=1_800_000_000.0, rounds_to_play=None):
     return ResultMessage(table, "Table", session, 9, ended, final, game, tuple(seats), tuple(rounds),
                          tuple(sum(r[i] for r in rounds) for i in range(len(seats))), target, over, tuple(winners),
-                         tuple(leaders))
+                         tuple(leaders), rounds_to_play)
 
 
 def stored(message, received=1_800_000_000.0):
@@ -25,6 +25,9 @@ def test_which_results_count_and_who_won():
     assert decided(result(over=False, winners=(), target=None, rounds=())) is None
     assert decided(result(over=False, winners=())) is None  # a target still being played for
     assert decided(result(over=False, winners=(), final=True)) == ()  # given up: played, won by nobody
+    three_games = result(over=False, winners=(), target=None, rounds_to_play=3)
+    assert decided(three_games) is None  # a match of three games, one played: not yet
+    assert decided(result(over=False, winners=(), target=None, rounds_to_play=3, final=True)) == ()
 
 
 def test_points_per_game_shared_wins_and_the_order():
