@@ -148,6 +148,8 @@ class Referee:
         self._table_session: int | None = None
         """The session whose log the table was built from (a setup stored since may have
         opened the next one)."""
+        self._kept_result: str | None = None
+        """The open session's result as last written to the store (JSON), if any."""
 
         settle_results(store, mat_zones)
         resumed = store.session(session_id) if session_id is not None else store.latest_unfinished_session()
@@ -159,6 +161,8 @@ class Referee:
             self.resumed = True
             self.seats = list(resumed.meta.get("seats", self.seats))
             self._replay(store.iter_events(self.session_id))
+            self._kept_result = json.dumps(resumed.result, sort_keys=True) if resumed.result else None
+            self._keep_result()  # a crash may have come between an input and its result
         self._has_setup = self.table is not None
         self._publish()
 
@@ -263,6 +267,7 @@ class Referee:
         started = time.perf_counter()
         with self._table_lock:
             self._handle(item.event, item.stored)
+            self._keep_result()
             self._publish()
         self.handling_ms.append((time.perf_counter() - started) * 1000)
 
@@ -329,6 +334,26 @@ class Referee:
         self.seats = list(setup.seats)
         self.table = open_table(setup, _mat(self.mat_zones, setup))
         self._table_session = stored.session_id
+        self._kept_result = None
+
+    def _keep_result(self) -> None:
+        """Once a round of the game has ended, its result is in the store, and kept there as it
+        changes (another round, an undo, the match won): the venue's board reads results from
+        the store and need not wait for the next setup. The session stays open."""
+        table = self.table
+        if table is None or self._table_session != self.session_id:
+            return
+        try:
+            result = table.result()
+        except Exception:  # a bug in a game's result must not stop the table
+            log.exception("referee: the result of session %d failed", self.session_id)
+            return
+        if not result.get("rounds") and self._kept_result is None:
+            return
+        text = json.dumps(result, sort_keys=True)
+        if text != self._kept_result:
+            self.store.set_result(self.session_id, result)
+            self._kept_result = text
 
     def _carry_out(self, effects: Sequence[Effect]) -> None:
         for effect in effects:

@@ -99,6 +99,19 @@ class SessionInfo:
     event_count: int
 
 
+@dataclass(frozen=True)
+class SessionResult:
+    """A session's result and where its log stands (see :meth:`Store.results`)."""
+
+    session_id: int
+    finished_wall: float | None
+    """``None``: the game is still open (its result may change)."""
+    result: dict[str, Any]
+    last_seq: int
+    last_wall: float | None
+    """When the session's last event was stored (``None``: no event)."""
+
+
 def _run_script(db: sqlite3.Connection, script: str) -> None:
     """Run ``;``-separated statements inside the caller's transaction (``executescript``
     would commit it first, so a failed migration could be half applied)."""
@@ -272,6 +285,27 @@ class Store:
                 (time.time(), json.dumps(dict(result)), session_id),
             )
 
+    def set_result(self, session_id: int, result: Mapping[str, Any]) -> None:
+        """The result of a game still open (a round of it has ended): kept up to date while it
+        is played, so that whoever follows results (the venue's board) need not wait for the
+        next setup. The session stays open; a finished session's result is never changed here."""
+        with self._lock, self._transaction():
+            self._db.execute("UPDATE sessions SET result=? WHERE id=? AND finished_wall IS NULL",
+                             (json.dumps(dict(result)), session_id))
+
+    def results(self, first_session: int = 0) -> list[SessionResult]:
+        """Every session from ``first_session`` on that carries a result (finished, or open
+        with a round played), oldest first, with the position and time of its last event."""
+        with self._lock:
+            rows = self._db.execute(
+                """SELECT s.id, s.finished_wall, s.result, e.seq, e.wall
+                   FROM sessions s LEFT JOIN events e ON e.session_id = s.id
+                        AND e.seq = (SELECT MAX(seq) FROM events WHERE session_id = s.id)
+                   WHERE s.id >= ? AND s.result IS NOT NULL ORDER BY s.id""",
+                (first_session,),
+            ).fetchall()
+        return [SessionResult(r[0], r[1], json.loads(r[2]), r[3] or 0, r[4]) for r in rows]
+
     def replace_session(
         self, old_id: int, result: Mapping[str, Any] | None, *, name: str = "", game: str = "",
         meta: Mapping[str, Any] | None = None, first: tuple[str, Mapping[str, Any], str, int] | None = None,
@@ -396,6 +430,13 @@ class Store:
         with self._lock:
             row = self._db.execute("SELECT value FROM private WHERE key=?", (key,)).fetchone()
         return None if row is None else str(row[0])
+
+    def private_items(self, prefix: str) -> dict[str, str]:
+        """Every private setting whose key starts with ``prefix``."""
+        with self._lock:
+            rows = self._db.execute("SELECT key, value FROM private WHERE substr(key, 1, ?) = ?",
+                                    (len(prefix), prefix)).fetchall()
+        return {str(k): str(v) for k, v in rows}
 
     def set_private(self, key: str, value: str, *, only_if_unset: bool = False) -> bool:
         """Set a private setting; with ``only_if_unset`` only when it has no value yet

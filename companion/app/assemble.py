@@ -58,6 +58,8 @@ class Table:
     """Decks taught through this table's camera (companion.app.teaching)."""
     simulated_pads: Any = None
     """Demo only: the simulated pads (keyboard and page press here)."""
+    publisher: Any = None
+    """Venue mode: what publishes this table to the venue's broker."""
     _closers: ExitStack = field(default_factory=ExitStack)
 
     def close(self) -> None:
@@ -183,6 +185,8 @@ def assemble_table(config: Config, data_dir: Path, *, demo: bool = False, simula
         raise
     referee.health = lambda: health_report(table_parts(table))
     referee.start()
+    if config.venue.enabled and not demo:
+        _wire_venue(table)
     return table
 
 
@@ -229,6 +233,15 @@ def source_options(spec: str, camera: Any) -> dict[str, Any]:
     return {"picamera2": {"size": size, "fps": camera.fps}, "usb": {"size": size},
             "folder": {"fps": camera.fps}, "video": {"fps": camera.fps},
             "renderer": {"size": size, "fps": camera.fps}}.get(kind, {})
+
+
+def _wire_venue(table: Table) -> None:
+    """Venue mode: the table's state and results go to the venue's broker. The referee never
+    waits for it; a broker that is not there yet is retried."""
+    from companion.app.venue_mode import start_publisher
+
+    table.publisher = start_publisher(table.store, table.referee.live, table.config)
+    table._closers.callback(table.publisher.stop)
 
 
 def _wire_camera(table: Table, readers: Readers) -> None:

@@ -22,11 +22,12 @@ import contextlib
 import logging
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import uvicorn
+from a2wsgi import WSGIMiddleware
 
 from web.streams import TableASGI
 
@@ -68,7 +69,7 @@ class TableServer(uvicorn.Server):
     (so the port is known before it runs). Signals are the caller's: ``companion serve``
     calls :meth:`stop` from its handlers."""
 
-    def __init__(self, asgi: TableASGI, sock: socket.socket) -> None:
+    def __init__(self, asgi: TableASGI | PlainWSGI, sock: socket.socket) -> None:
         host, port = sock.getsockname()[:2]
         super().__init__(uvicorn.Config(
             asgi, host=host, port=port, lifespan="off", http="h11", loop="asyncio",
@@ -78,6 +79,7 @@ class TableServer(uvicorn.Server):
         ))
         self.asgi = asgi
         self.sock = sock
+        self.effective_host = str(host)
         self.effective_port = int(port)
 
     @contextlib.contextmanager
@@ -125,6 +127,47 @@ def make_server(app: Any, host: str, port: int, threads: int) -> TableServer:
     # as an error in the journal; the table logs its own start and stop.
     logging.getLogger("uvicorn.error").setLevel(logging.WARNING)
     return TableServer(TableASGI(app, workers=threads), _bind(host, port))
+
+
+class PlainWSGI:
+    """A Flask app with no table behind it (the league board) as ASGI, on ``workers``
+    threads; a long request of its own (the board's live stream) holds one. ``release``
+    ends those at a stop."""
+
+    def __init__(self, app: Any, workers: int, release: Callable[[], None]) -> None:
+        self.wsgi = WSGIMiddleware(app, workers=workers)
+        self.release = release
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        await self.wsgi(scope, receive, send)
+
+    def end_streams(self) -> None:
+        self.release()
+
+    def close(self) -> None:
+        """Nothing of its own to close: the app's owner closes what it opened."""
+
+
+def make_wsgi_server(app: Any, host: str, port: int, threads: int, release: Callable[[], None]) -> TableServer:
+    """A server for a plain Flask ``app`` (the league board), stopped as the table's is."""
+    logging.getLogger("uvicorn.error").setLevel(logging.WARNING)
+    return TableServer(PlainWSGI(app, threads, release), _bind(host, port))
+
+
+def run_until_signalled(server: TableServer, cleanup: Callable[[], None]) -> None:
+    """Run ``server`` in this thread until SIGTERM or SIGINT (a second one: without waiting
+    for requests in flight); ``cleanup`` runs however it ends."""
+    import signal
+
+    def stop(*_: object) -> None:
+        server.stop()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    try:
+        server.run()
+    finally:
+        cleanup()
 
 
 @dataclass

@@ -302,13 +302,15 @@ class MatchTable:
         }
 
     def result(self) -> dict[str, Any]:
-        """What the history keeps of a finished match: the scores, the winners, the players
-        (by id, when chosen from the list), the changes made by hand and by whom."""
+        """What the history keeps of a match: the scores, ``winners`` once it is over, and
+        ``leaders``, the seats with the best totals so far (a match with no target ends when
+        the players start another game: its leaders then won it); the players (by id, when
+        chosen from the list), the changes made by hand and by whom."""
         summary = self.match.summary()
         return {"game": self.setup.game, "seats": list(self.setup.seats), "target": self.match.target,
                 "rounds_to_play": self.match.rounds_to_play, "lower_wins": self.match.cls.LOWER_SCORE_WINS,
                 "player_ids": list(self.setup.players), "score_changes": list(self.score_changes),
-                "finished_by": self.finished_by, **summary}
+                "finished_by": self.finished_by, **summary, "leaders": list(self.match.winners())}
 
 
 def _number(value: float) -> str:

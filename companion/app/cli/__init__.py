@@ -23,6 +23,7 @@ SUBCOMMANDS: dict[str, str] = {
     "teach": "companion.app.cli.teach_cmd:teach",
     "buttons": "companion.app.cli.buttons:buttons",
     "doctor": "companion.app.cli.doctor_cmd:doctor",
+    "venue": "companion.app.cli.venue_cmd:venue",
 }
 
 HELP = {
@@ -35,6 +36,7 @@ HELP = {
     "teach": "Teach the camera a deck of custom cards or the Pool Party tiles.",
     "buttons": "Check the seat pads' wiring.",
     "doctor": "Check the camera, seat pads, data, clock, port and service, with a fix for each problem.",
+    "venue": "Run the venue's league board: every table live and the standings, from the broker.",
 }
 
 

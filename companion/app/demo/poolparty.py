@@ -187,6 +187,22 @@ def _spec(tile: dict[str, Any]) -> TileSpec:
 # -- stages -----------------------------------------------------------------------------------
 
 
+class PoolReadingStage(VirtualTable, PoolStage):
+    """What a perfect board reader would send for each pool shown, straight into a referee
+    (no renderer, no vision): fast tests and the venue's benchmark."""
+
+    def __init__(self, referee: Any, board: dict[str, Any]) -> None:
+        super().__init__(referee)
+        self.geometry = PoolGeometry.from_board(board)
+
+    def show(self, state: PoolState) -> None:
+        from vision.render.pool import pool_reading
+
+        t = self._tick(700)
+        reading = {"t_ns": t, "frame_index": 0, "calibration": "fresh", "board": pool_reading(self.geometry, state)}
+        self._submit(InputEvent("camera", "observation", t, None, reading))
+
+
 class PoolRenderedStage(VirtualTable, PoolStage):
     """Frames of the pool drawn by the scene renderer and read by the real board reader, one
     by one on a virtual clock, into a referee (what the camera loop does, without threads)."""
