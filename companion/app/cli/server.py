@@ -191,7 +191,8 @@ def _status_line(table) -> str:  # type: ignore[no-untyped-def]
               help="Port; a free one is picked if it is taken.")
 @click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path),
               help="Keep the demo's event store here instead of a temporary folder.")
-@click.option("--game", type=click.Choice(["crocodile", "pool-party", "crapo", "master-crok"]), default="crocodile",
+@click.option("--game", type=click.Choice(["crocodile", "recall", "pool-party", "crapo", "master-crok"]),
+              default="crocodile",
               show_default=True,
               help="The game the simulated table plays.")
 def demo(host: str, port: int, data_dir: Path | None, game: str) -> None:

@@ -276,9 +276,9 @@ def crocodile_story(d: Director) -> None:
     d.reveal()                                      # the others' cards are counted for the match
 
 
-def story_setup() -> dict[str, Any]:
+def story_setup(game: str = "crocodile") -> dict[str, Any]:
     """The setup the demo's phone sends before the story starts."""
-    return {"game": "crocodile", "seats": list(SEATS), "house_rules": {}, "dealer": 0}
+    return {"game": game, "seats": list(SEATS), "house_rules": {}, "dealer": 0}
 
 
 # -- stages -------------------------------------------------------------------------------

@@ -12,8 +12,9 @@ import logging
 import threading
 from typing import Any
 
-from companion.app.demo.director import Director, LiveStage, StopDemo, crocodile_story, story_setup
+from companion.app.demo.director import Director, LiveStage, StopDemo, crocodile_story, recall_story, story_setup
 from companion.events import InputEvent
+from companion.games.cabo import CaboGame, Crocodile, Recall
 from vision.render.table import TableState
 from vision.sources.live import RendererSource
 
@@ -27,16 +28,22 @@ little enough to leave a core for the rest."""
 
 
 class DemoRun:
+    """Crocodile for four: the story told again and again, each telling a new game."""
+
+    GAME: type[CaboGame] = Crocodile
+    STORY = staticmethod(crocodile_story)
+
     def __init__(self, table: Any, *, hold_s: float = 2.5, fps: float = DEMO_FPS) -> None:
         from companion.app.assemble import Readers, mat_for, start_camera
 
         self.table = table
-        self.layout = mat_for("crocodile", 4, table.config.camera.mat_paper)
+        self.game = self.GAME.__name__.lower()
+        self.layout = mat_for(self.game, 4, table.config.camera.mat_paper)
         self.source = RendererSource(self.layout, state=TableState(), seed=11, fps=fps)
         start_camera(table, self.source, Readers(table.config.camera.mat_paper, table.data_dir, drawn_tiles=True))
         self.stage = LiveStage(table.referee, self.source, table.simulated_pads, hold_s=hold_s,
                                hold_frames=round(hold_s * fps))
-        self.director = Director(self.stage, self.layout)
+        self.director = Director(self.stage, self.layout, game=self.GAME)
         self.finished = threading.Event()
         self.stories = 0
         self._thread = threading.Thread(target=self._run, name="demo-director", daemon=True)
@@ -50,12 +57,12 @@ class DemoRun:
         try:
             while True:
                 # Each telling is a new game at the table: the last one goes to the history.
-                setup = referee.check_setup(story_setup()).to_json()
+                setup = referee.check_setup(story_setup(self.game)).to_json()
                 referee.submit(InputEvent("phone", "setup", referee.clock(), None, setup))
-                self.director = Director(self.stage, self.layout)
+                self.director = Director(self.stage, self.layout, game=self.GAME)
                 self.source.set_state(TableState())
                 self.stage._sleep(2.0)
-                crocodile_story(self.director)
+                self.STORY(self.director)
                 self.stories += 1
                 log.info("demo: the story is over; it starts again in %d s", PAUSE_S)
                 self.stage._sleep(PAUSE_S)
@@ -69,6 +76,14 @@ class DemoRun:
     def stop(self) -> None:
         self.stage.stopping = True
         self._thread.join(timeout=5)
+
+
+class RecallRun(DemoRun):
+    """Recall for four: a match out of turn, a wrong match, a queen's look, a jack's switch,
+    "Recall!" and the reveal."""
+
+    GAME = Recall
+    STORY = staticmethod(recall_story)
 
 
 class StoryRun:
@@ -225,5 +240,6 @@ class MasterCrokRun(StoryRun):
 
 
 DEMOS: dict[str, type[DemoRun] | type[PoolPartyRun] | type[CrapoRun] | type[MasterCrokRun]] = {
-    "crocodile": DemoRun, "pool-party": PoolPartyRun, "crapo": CrapoRun, "master-crok": MasterCrokRun}
+    "crocodile": DemoRun, "recall": RecallRun, "pool-party": PoolPartyRun, "crapo": CrapoRun,
+    "master-crok": MasterCrokRun}
 """The games ``companion demo --game`` plays."""
