@@ -531,7 +531,7 @@ def test_a_suit_run_into_a_lighter_edge_is_what_its_darker_print_leaves():
 
 def _table_of_diamond_backs() -> tuple[np.ndarray, GlyphSearch]:
     """A table of seven backs patterned with diamonds on white, and the reader's search there."""
-    layout = mat_layout("crocodile", 2, "a3")
+    layout = mat_layout("crocodile", 2)
     state = TableState(zones={"seat0": [down()] * 4, "seat1": [down()] * 2, "draw": [down()]})
     rendered = render(table_scene(layout, state, seed=1))
     assert rendered.scene.deck.back.pattern == "diamonds"

@@ -26,7 +26,7 @@ def _lamp(x: float, y: float) -> Effects:
 
 @pytest.fixture(scope="module")
 def layout():
-    return mat_layout("crocodile", 4, "a2")
+    return mat_layout("crocodile", 4)
 
 
 def test_a_lamps_glare_on_an_empty_mat_is_no_card(layout):

@@ -23,7 +23,7 @@ from vision.render.table import TableState, down, table_scene
 
 @pytest.fixture(scope="module")
 def croc():
-    return mat_layout("crocodile", 4, "a2")
+    return mat_layout("crocodile", 4)
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +59,7 @@ def test_the_backs_of_a_frame_smeared_by_motion_are_found_in_their_slots():
     # A bumped table: every edge streaked by 9.5 px. The faces' indices are past reading,
     # but the mat still calibrates from its smeared markers, and the backs lie in their
     # slots (before, no marker passed, and nothing was found).
-    recall = mat_layout("recall", 2, "a3")
+    recall = mat_layout("recall", 2)
     streak = Effects(brightness=0.8, gradient=0.4, gradient_deg=170, blur_sigma=1.2, motion_px=9.5,
                      motion_deg=100.0, noise_sigma=6.0, noise_seed=5, jpeg_quality=85)
     state = TableState(zones={"seat0": [down()] * 4, "seat1": [down()] * 3, "draw": [down()] * 6})

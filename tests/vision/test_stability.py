@@ -24,7 +24,7 @@ SIZE = (640, 360)
 
 @pytest.fixture(scope="module")
 def layout():
-    return mat_layout("crocodile", 4, "a2")
+    return mat_layout("crocodile", 4)
 
 
 BASE = {"seat0": [down()] * 4, "seat1": [down()] * 4, "draw": [down()] * 10, "discard": ["7h"]}

@@ -196,7 +196,7 @@ def tiles(source: str, board_file: Path | None, paper: str, corners: str | None,
 @click.option("--catalog", "catalog_file", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="The Master Crok catalog (TOML or JSON) whose Croks are shown one by one.")
 @taking_options("card")
-@click.option("--paper", default="a3", show_default=True, help="The paper the battle mat was printed on.")
+@click.option("--paper", default="auto", show_default=True, help="The battle mat's size (as `companion mat --size`).")
 @click.option("--no-mat", is_flag=True, help="No printed mat: cards lie on a plain cloth.")
 def deck(name: str, catalog_file: Path, source: str, paper: str, no_mat: bool, data_dir: Path | None, steady: int,
          timeout: float) -> None:
