@@ -55,11 +55,11 @@ def test_a_camera_close_enough_says_nothing_more():
 
 
 def test_a_camera_too_far_for_its_pixels_says_so_on_the_page():
-    # Eight seats need an A1 mat: at 1280x720 its cards show 70 px wide, too few to read
+    # Eight seats need an 877 x 620 mm mat: at 1280x720 its cards show 67 px wide, too few to read
     # every index (the page shows "Camera live: <message>").
     status = first_live_status(8)
     assert status["state"] == "live"
-    assert "70 px wide" in status["message"] and "higher resolution" in status["message"]
+    assert "67 px wide" in status["message"] and "higher resolution" in status["message"]
 
 
 def test_a_camera_out_of_focus_says_so_on_the_page():
