@@ -82,8 +82,9 @@ class CameraConfig:
     height: int = 720
     fps: float = 10.0
     mat_paper: str = "auto"
-    """The paper the mat was printed on (``companion mat``); ``auto``: the smallest that
-    holds the game."""
+    """The mat's own size as printed (``companion mat --size``, on sheets of any paper):
+    ``auto``, as small as the game allows with cards at real size (the default of
+    ``companion mat``), a paper name or WIDTHxHEIGHT in mm."""
 
 
 @dataclass(frozen=True)
@@ -425,7 +426,7 @@ source = "none"             # picamera2, usb:0, folder:PATH, video:PATH, rendere
 width = 1280
 height = 720
 fps = 10
-mat_paper = "auto"          # the paper the mat is printed on; auto: the smallest that fits
+mat_paper = "auto"          # the mat's size as printed (companion mat --size); auto: as small as the game allows
 
 [buttons]
 pin_factory = "lgpio"       # lgpio on a Pi (kernel edge timestamps); mock simulates
