@@ -75,7 +75,7 @@ class Label:
 def fit_label(text: str, room: tuple[float, float], wanted: float = LABEL_MM) -> tuple[tuple[str, ...], float]:
     """The lines and size that print ``text`` largest within ``room`` (mm, across and deep),
     up to ``wanted``: one line, or two broken at the dash when that is bigger."""
-    options = [(text,)]
+    options: list[tuple[str, ...]] = [(text,)]
     if f" {DASH} " in text:
         options.append(tuple(text.split(f" {DASH} ", 1)))
     best: tuple[tuple[str, ...], float] = ((text,), 0.0)

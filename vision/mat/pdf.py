@@ -95,8 +95,8 @@ def _starts(length: float, window: float, overlap: float, avoid: Sequence[tuple[
     can[0][0] = True
     for j in range(1, n):
         before = np.concatenate([[0], np.cumsum(can[j - 1])])
-        lo = np.maximum(np.arange(x.size) - reach, 0)
-        can[j] = allowed & (before[np.arange(x.size)] - before[lo] > 0)
+        first = np.maximum(np.arange(x.size) - reach, 0)
+        can[j] = allowed & (before[np.arange(x.size)] - before[first] > 0)
     ends = np.nonzero(can[n - 1] & (x >= length - window - 1e-6))[0]
     if ends.size == 0:
         return even
