@@ -102,7 +102,7 @@ def test_the_tiles_cover_the_whole_mat_overlapping_and_fit_their_sheets(game, se
 
 
 def test_pages_meet_beside_the_markers_where_the_overlap_leaves_room():
-    for game, seats, paper in (("recall", 4, "a4"), ("crocodile", 4, "a4"), ("recall", 3, "letter"),
+    for game, seats, paper in (("recall", 4, "a4"), ("crocodile", 7, "a4"), ("recall", 3, "letter"),
                                ("master-crok", 4, "letter")):
         layout = mat_layout(game, seats)
         plan = plan_sheets(layout, paper)

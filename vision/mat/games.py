@@ -257,6 +257,22 @@ def _centre_piles(
     return [Zone(n, r, "pile", 0, label) for (n, label), r in zip(names, rects, strict=True)]
 
 
+PILE_REACH_SLACK_MM = 92.0
+"""How much further than the middle of the table a shared pile may lie from a seat (a
+card's length): every player reaches the draw and discard piles on every turn."""
+
+
+def piles_within_reach(zones: Sequence[Zone], piles: Sequence[Zone], width: float, height: float) -> bool:
+    """True when every pile's centre lies within :data:`PILE_REACH_SLACK_MM` of the reach
+    every seat needs for the middle of the mat (the distance from the seat's layout furthest
+    from the middle to the middle). Piles pushed into a corner of a mat too small to hold
+    them in the middle made the far seats reach across the whole table, over the others'
+    layouts (and past the mat's edge: Crocodile for four, 636 x 450 mm)."""
+    layouts = [z.rect for z in zones if z.kind == "seat"]
+    middle = max(r.distance(width / 2, height / 2) for r in layouts)
+    return all(r.distance(*pile.rect.centre) <= middle + PILE_REACH_SLACK_MM for r in layouts for pile in piles)
+
+
 def _seat_zones(game: str, n: int, side: str, block: Rect, others: Sequence[Rect],
                 card_mm: tuple[float, float]) -> list[Zone]:
     """Seat ``n``'s zones in ``block``: its layout (zone ``seat{n}``) and its parts. The
@@ -299,7 +315,7 @@ def _seated_on(
         if game != "master-crok":
             piles = _centre_piles(occupancy, width, height, _slot_size(card_mm),
                                   (("draw", "Draw pile"), ("discard", "Discard pile")))
-            if piles is None:
+            if piles is None or not piles_within_reach(zones, piles, width, height):
                 continue
             zones.extend(piles)
         try:
@@ -379,7 +395,7 @@ CAMERA_ASPECT = (16, 9)
 """The camera's frame, landscape: a mat that fills more of it shows its cards bigger."""
 
 
-def _camera_scale(layout: MatLayout) -> float:
+def camera_scale(layout: MatLayout) -> float:
     """How big the mat shows in the camera's frame (relative): the frame's width or height over the mat's."""
     return min(CAMERA_ASPECT[0] / layout.width_mm, CAMERA_ASPECT[1] / layout.height_mm)
 
@@ -412,7 +428,7 @@ def _smallest(build: Builder, what: str) -> MatLayout:
     found = [layout for layout in (smallest(True), smallest(False)) if layout is not None]
     if not found:
         raise MatTooSmall(f"{what} fits on no mat up to 2 m")
-    return max(found, key=_camera_scale)
+    return max(found, key=camera_scale)
 
 
 def mat_layout(
