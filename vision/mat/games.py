@@ -232,7 +232,8 @@ def _place_seats(
 
 
 def _centre_piles(
-    occupancy: Occupancy, width: float, height: float, pile: tuple[float, float], names: Sequence[tuple[str, str]]
+    occupancy: Occupancy, width: float, height: float, pile: tuple[float, float], names: Sequence[tuple[str, str]],
+    facing: int = 0,
 ) -> list[Zone] | None:
     """Piles (name, label) side by side as near the middle as there is room; one by one when
     the row does not fit. Each pile is taken from ``occupancy``."""
@@ -254,7 +255,7 @@ def _centre_piles(
             rects.append(rect)
     for rect in rects:
         occupancy.take(rect, SEAT_GAP_MM)
-    return [Zone(n, r, "pile", 0, label) for (n, label), r in zip(names, rects, strict=True)]
+    return [Zone(n, r, "pile", facing, label) for (n, label), r in zip(names, rects, strict=True)]
 
 
 PILE_REACH_SLACK_MM = 92.0
@@ -271,6 +272,24 @@ def piles_within_reach(zones: Sequence[Zone], piles: Sequence[Zone], width: floa
     layouts = [z.rect for z in zones if z.kind == "seat"]
     middle = max(r.distance(width / 2, height / 2) for r in layouts)
     return all(r.distance(*pile.rect.centre) <= middle + PILE_REACH_SLACK_MM for r in layouts for pile in piles)
+
+
+def _reachable_piles(occupancy: Occupancy, zones: Sequence[Zone], width: float, height: float,
+                     card_mm: tuple[float, float]) -> list[Zone] | None:
+    """The draw and discard piles as near the middle as there is room, within every seat's
+    reach (:func:`piles_within_reach`): lying as the bottom seat's cards lie, or else turned
+    a quarter (the middle of a mat with a seat on every edge is wider than it is deep);
+    None when neither way is within reach. Taken from ``occupancy``."""
+    names = (("draw", "Draw pile"), ("discard", "Discard pile"))
+    sw, sh = _slot_size(card_mm)
+    for size, facing in (((sw, sh), 0), ((sh, sw), 90)):
+        trial = Occupancy(width, height)
+        trial.grid = occupancy.grid.copy()
+        piles = _centre_piles(trial, width, height, size, names, facing)
+        if piles is not None and piles_within_reach(zones, piles, width, height):
+            occupancy.grid = trial.grid
+            return piles
+    return None
 
 
 def _seat_zones(game: str, n: int, side: str, block: Rect, others: Sequence[Rect],
@@ -313,9 +332,8 @@ def _seated_on(
         if not penalty_zones_are_their_seats(zones, card_mm):
             continue
         if game != "master-crok":
-            piles = _centre_piles(occupancy, width, height, _slot_size(card_mm),
-                                  (("draw", "Draw pile"), ("discard", "Discard pile")))
-            if piles is None or not piles_within_reach(zones, piles, width, height):
+            piles = _reachable_piles(occupancy, zones, width, height, card_mm)
+            if piles is None:
                 continue
             zones.extend(piles)
         try:
