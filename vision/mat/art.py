@@ -28,14 +28,21 @@ class MatStyle:
 
 MAT_STYLES = {
     # Dark felt: white card faces and coloured backs both stand out against it.
-    "felt": MatStyle("felt", (58, 92, 38), (96, 138, 80), (214, 236, 226)),
-    "blue": MatStyle("blue", (96, 58, 30), (140, 100, 70), (236, 224, 212)),
-    "light": MatStyle("light", (236, 236, 232), (170, 170, 165), (190, 190, 186)),
+    "felt": MatStyle("felt", (58, 92, 38), (79, 117, 61), (110, 150, 95)),
+    "blue": MatStyle("blue", (96, 58, 30), (120, 81, 52), (145, 116, 94)),
+    "light": MatStyle("light", (236, 236, 232), (200, 200, 195), (190, 190, 186)),
 }
-"""On the felt and blue mats the labels stand out (a contrast ratio of 4.5 or more, the
-web's rule for text): players read them from their seats. The light mat, the one that
-saves ink, prints them faint: dark print in an empty card-sized frame on a light sheet is
-read by the camera as a card (a joker: tests/vision/test_mat_print.py)."""
+"""The labels read from the seats, lighter than the felt (a contrast ratio of about 2.3 on
+the felt and blue mats) but no more: printed white (6.4), a label was print to the camera
+where a card's place lies empty, a lamp's glare on a slot was read as a back and, with
+OpenCV 4.8, a label beside a zone's outline as an ArUco marker of another mat. The light
+mat, the one that saves ink, prints them faint too: dark print in an empty card-sized frame
+on a light sheet is read by the camera as a card (a joker: tests/vision/test_mat_print.py).
+The zones' outlines are faint on every mat (a contrast ratio of about 1.4): a slot's outline
+lies 2 mm from the card in it, and drawn as strongly as before (1.9) the back finder took
+it for the card's edge where cards show under 90 px wide (a back lying 2.5 mm off its
+slot's middle was put at the middle, on the mat for four: its pose lost, by which the
+referee tells a swapped card)."""
 
 LINE_MM = 0.8
 FONT = "Helvetica-Bold"
