@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from companion.games.crapo import Crapo  # noqa: E402
 from companion.games.crapo.inference import explain, observe  # noqa: E402
 from companion.games.crapo.play import play_random_game  # noqa: E402
+from companion.games.crapo.reading import CrapoReading  # noqa: E402
 from companion.games.crapo.rules import legal_actions, play  # noqa: E402
 from companion.games.crapo.table import Table  # noqa: E402
 from companion.games.records import game_from_record  # noqa: E402
@@ -111,10 +112,10 @@ def main() -> None:
         legal = legal_actions(table, game.ctx)
         moves.append(len(legal))
         after, _ = play(table.copy(), game.ctx, rng.choice(legal))
-        seen = observe(after)
+        reading = CrapoReading.from_json(observe(after))
         rows["copy"].append(median_us(table.copy, args.repeat))
         rows["legal"].append(median_us(partial(legal_actions, table, game.ctx), args.repeat))
-        rows["explain"].append(median_us(partial(explain, table, game.ctx, seen), args.repeat))
+        rows["explain"].append(median_us(partial(explain, table, game.ctx, reading), args.repeat))
     base = statistics.median(rows["copy"])
     print(f"crowded positions: {len(moves)} (legal actions: median {statistics.median(moves):.0f}, "
           f"max {max(moves)}; tableau cards up to "
@@ -136,7 +137,8 @@ def main() -> None:
     block = Crapo(["Ann", "Bob"], seed=5, setup={"position": BLOCK})
     seen = observe(block.table)
     seen.update({"tableau0": ["Kd"], "tableau1": ["Qc", "Jh", "Ts", "9h", "8s"]})
-    took = median_us(lambda: block.explain(seen), args.repeat)
+    carried = CrapoReading.from_json(seen)
+    took = median_us(lambda: block.explain(carried), args.repeat)
     print(f"block of 4 through two empty spaces, explain(): {took / 1000:.2f} ms "
           f"({took / base:.0f}x the baseline)")
 

@@ -3,7 +3,7 @@
     .venv/bin/python bench/referee_latency.py [--rounds 40] [--phones 30]
 
 The demo's composition (simulated pads on gpiozero mock pins, the real pad runtime and
-arbiter, referee, store, waitress) serves a Crocodile table. Two seats slap their pads
+arbiter, referee, store, the table's server) serves a Crocodile table. Two seats slap their pads
 a few milliseconds apart; the settle window closes (the deciding event: the ruling can
 be known from then on); the ruling "Ann slapped first, by N ms" travels referee -> live
 state -> SSE -> the page, where a MutationObserver notes the wall-clock instant it shows
@@ -21,15 +21,17 @@ import argparse
 import http.client
 import os
 import platform
-import shutil
 import statistics
 import sys
 import tempfile
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from _phone import ARGS, CHROMIUM  # noqa: E402
 
 from companion.app.assemble import assemble_table  # noqa: E402
 from companion.app.config import Config  # noqa: E402
@@ -40,9 +42,6 @@ from companion.games.cabo import Crocodile  # noqa: E402
 from companion.games.cabo.actions import Discard, Draw, Look, TurnUp  # noqa: E402
 from vision.mat.games import mat_layout  # noqa: E402
 
-CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
 SETTLE_MS = 15.0
 WATCH = """
 () => {
@@ -127,7 +126,11 @@ def main() -> None:
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"chromium {CHROMIUM}")
     with tempfile.TemporaryDirectory() as tmp:
-        table = assemble_table(Config(), Path(tmp), demo=True)
+        # Every page runs on this one machine, so they share its address: the cap on one
+        # address's live streams is raised to hold them all.
+        config = Config()
+        config = replace(config, web=replace(config.web, streams_per_address=args.phones + 8))
+        table = assemble_table(config, Path(tmp), demo=True)
         server = start_in_thread(table.app, threads=64)
         referee = table.referee
         game = Table(referee)

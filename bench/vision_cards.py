@@ -49,6 +49,21 @@ from vision.train.scenes import TRAIN_SEED_BASE  # noqa: E402
 cv2.setNumThreads(1)
 
 
+NAMER = "default"
+"""Which index namer the readers use (``--namer``): ``default`` as shipped, ``old`` the index
+net alone, ``learned`` the shipped learned namer, or an ONNX file's path."""
+
+
+def card_reader(*args: object, **kwargs: object) -> CardReader:
+    """A :class:`CardReader` with the namer :data:`NAMER` asks for."""
+    reader = CardReader(*args, **kwargs)  # type: ignore[arg-type]
+    if NAMER != "default":
+        from vision.cards.namer import use_namer
+
+        use_namer(reader, NAMER)
+    return reader
+
+
 DIM_ROOM = 0.6
 """The share of the light a dim room leaves: still frames are read again that dark."""
 
@@ -80,7 +95,7 @@ def rendered_accuracy(seeds: range, empties: int, list_misses: bool = False
         kind = KINDS[seed % len(KINDS)]
         scene = random_scene(seed, kind=kind)
         r = render(scene)
-        obs = CardReader(scene.layout).read_image(r.image)
+        obs = card_reader(scene.layout).read_image(r.image)
         s = score_scene(r.truth, list(obs.cards))
         total.add(s)
         per_kind[kind].add(s)
@@ -93,14 +108,14 @@ def rendered_accuracy(seeds: range, empties: int, list_misses: bool = False
             for m in s.missed if list_misses else ():
                 print(f"  miss: seed {seed} ({kind}, {'in focus' if in_focus else 'out of focus'}): {m}", flush=True)
             dark = cv2.convertScaleAbs(r.image, alpha=DIM_ROOM)
-            dim.add(score_scene(r.truth, list(CardReader(scene.layout).read_image(dark).cards)))
+            dim.add(score_scene(r.truth, list(card_reader(scene.layout).read_image(dark).cards)))
     # empty mats: every game's mat, nothing on it
     for seed in range(empties):
         scene = random_scene(seed + 50_000)
         assert scene.layout is not None  # a random scene is always on a mat
         r = render(table_scene(scene.layout, TableState(), camera=scene.camera, effects=scene.effects,
                                mat_style=scene.mat_style))
-        obs = CardReader(scene.layout).read_image(r.image)
+        obs = card_reader(scene.layout).read_image(r.image)
         total.empty_scenes += 1
         total.empty_reports += len(obs.cards)
         total.empty_glare += int(bool(scene.effects.glare))
@@ -136,7 +151,7 @@ def leaning_accuracy(seeds: range, tilt_deg: float) -> tuple[SceneTally, SceneTa
         scene = replace(scene, camera=leaning_camera(scene, seed, tilt_deg))
         r = render(scene)
         for tally, limit in ((upright, SLANT_LIMIT), (as_they_come, 0.0)):
-            obs = CardReader(scene.layout, slant_limit=limit).read_image(r.image)
+            obs = card_reader(scene.layout, slant_limit=limit).read_image(r.image)
             tally.add(score_scene(r.truth, list(obs.cards)))
     return upright, as_they_come
 
@@ -246,7 +261,7 @@ def real_accuracy(which: list[int] | None = None) -> None:
     if not folder.is_dir():
         print(f"real photographs: skipped ({folder} not found)")
         return
-    reader = CardReader()
+    reader = card_reader()
     for variant in REAL_VARIANTS if which is None else [REAL_VARIANTS[k] for k in which]:
         dev, held = Tally(), Tally()
         times = []
@@ -313,7 +328,7 @@ def reading_times(frames: list[tuple[np.ndarray, Scene]], before: list[tuple[np.
     """The learned reader's times on ``frames`` (see :class:`ReadingTimes`); ``before``: the
     same tables a moment earlier, the card not yet played."""
     layout = frames[0][1].layout
-    reader = CardReader(layout, slant_limit=slant_limit)
+    reader = card_reader(layout, slant_limit=slant_limit)
     times = ReadingTimes([], [], [], [])
     for image, _ in frames:
         t0 = time.perf_counter()
@@ -323,7 +338,7 @@ def reading_times(frames: list[tuple[np.ndarray, Scene]], before: list[tuple[np.
     # following a camera: a table still for a while, then a card is played on the discard
     # pile; the frame on which the gate settles is read again where it changed
     for (earlier, _), (image, _) in zip(before, frames, strict=True):
-        follower = CardReader(layout, slant_limit=slant_limit)
+        follower = card_reader(layout, slant_limit=slant_limit)
         sequence = [earlier] * 6 + [image] * 10
         for i, frame in enumerate(sequence):
             t0 = time.perf_counter()
@@ -460,8 +475,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--list-misses", action="store_true",
                     help="print every still frame's face-up card read wrong or not at all (dev seeds: "
                          "a held-out seed looked at this closely is held out no more)")
+    ap.add_argument("--namer", default="default",
+                    help="the index namer: default (as shipped), old (the index net alone), learned, or an ONNX path")
     args = ap.parse_args(argv)
-    print(f"OpenCV {cv2.__version__}, numpy {np.__version__}, one thread")
+    global NAMER
+    NAMER = args.namer
+    print(f"OpenCV {cv2.__version__}, numpy {np.__version__}, one thread, namer {NAMER}")
     if args.scenes > 0 or args.empty_mats > 0:  # --scenes 0 --empty-mats 0: the real photos alone
         print_rendered(range(args.first, args.first + args.scenes), args.empty_mats, args.list_misses)
     if args.scenes > 0 and args.leaning:

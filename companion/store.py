@@ -11,6 +11,10 @@ the truth: after a restart the referee replays it and the table resumes where it
 * Events cannot be changed or deleted: triggers refuse UPDATE and DELETE.
 * The schema is versioned with ``PRAGMA user_version``; opening an older file runs the
   forward migrations in one transaction each.
+* Opening checks the file (``PRAGMA quick_check``): a file that is not a store or is
+  damaged raises :class:`CorruptStore`. :func:`set_aside_if_damaged` (what ``companion serve`` uses)
+  then moves it aside, exports what can still be read and starts a fresh store, so a
+  damaged card never stops the table.
 
 One writer (the referee) and any number of readers; the connection is guarded by a
 lock so the web threads may read through the same object.
@@ -19,6 +23,8 @@ lock so the web threads may read through the same object.
 from __future__ import annotations
 
 import json
+import logging
+import os
 import sqlite3
 import threading
 import time
@@ -29,9 +35,19 @@ from typing import Any
 
 SOURCES = ("camera", "button", "phone", "system")
 
+log = logging.getLogger(__name__)
+
+DAMAGED = frozenset({"SQLITE_NOTADB", "SQLITE_CORRUPT"})
+"""SQLite's own words for a file that is not a database or is damaged. Anything else (a
+locked file, no permission, a full disk) is not the file's fault: it is never moved aside."""
+
 
 class StoreError(RuntimeError):
     """The database cannot be opened or used. Names the file."""
+
+
+class CorruptStore(StoreError):
+    """The file is not an SQLite database, or is damaged (SQLite says so, or its check fails)."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +73,21 @@ class StoredEvent:
 
 
 @dataclass(frozen=True)
+class Player:
+    id: int
+    name: str
+    created_wall: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name}
+
+
+def name_key(name: str) -> str:
+    """How two players' names are compared: "ann " and "Ann" are one player."""
+    return " ".join(name.split()).casefold()
+
+
+@dataclass(frozen=True)
 class SessionInfo:
     id: int
     created_wall: float
@@ -66,6 +97,19 @@ class SessionInfo:
     finished_wall: float | None
     result: dict[str, Any] | None
     event_count: int
+
+
+@dataclass(frozen=True)
+class SessionResult:
+    """A session's result and where its log stands (see :meth:`Store.results`)."""
+
+    session_id: int
+    finished_wall: float | None
+    """``None``: the game is still open (its result may change)."""
+    result: dict[str, Any]
+    last_seq: int
+    last_wall: float | None
+    """When the session's last event was stored (``None``: no event)."""
 
 
 def _run_script(db: sqlite3.Connection, script: str) -> None:
@@ -136,7 +180,24 @@ def _v3(db: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3)
+def _v4(db: sqlite3.Connection) -> None:
+    """Version 4: the players kept across games (a setup seats them by id), so the history
+    and the statistics follow a player whatever the seat. A name is unique whatever its
+    case (``name_key``: trimmed, case-folded)."""
+    _run_script(
+        db,
+        """
+        CREATE TABLE players (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            name_key TEXT NOT NULL UNIQUE,
+            created_wall REAL NOT NULL
+        );
+        """
+    )
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3, _v4)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -153,12 +214,29 @@ class Store:
             # Autocommit mode: transactions are opened explicitly, so none is left
             # open by accident between calls.
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot open the event store: {exc}") from exc
+        try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute(f"PRAGMA synchronous={synchronous.upper()}")
             self._db.execute("PRAGMA foreign_keys=ON")
+            self._check()
             self._migrate(migrate_to)
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.path}: cannot open the event store: {exc}") from exc
+        except BaseException as exc:
+            self._db.close()
+            if isinstance(exc, sqlite3.DatabaseError) and getattr(exc, "sqlite_errorname", "") in DAMAGED:
+                raise CorruptStore(f"{self.path}: cannot open the event store: the file is damaged ({exc})") from exc
+            if isinstance(exc, sqlite3.Error):
+                raise StoreError(f"{self.path}: cannot open the event store: {exc}") from exc
+            raise
+
+    def _check(self) -> None:
+        """SQLite's quick check of the whole file (pages, records, free list; a few ms for a
+        table's log), so damage is found now, not halfway through a game."""
+        problems = [" ".join(row[0].split()) for row in self._db.execute("PRAGMA quick_check(5)").fetchall()]
+        if problems != ["ok"]:
+            raise CorruptStore(f"{self.path}: cannot open the event store: the file is damaged "
+                               f"(quick_check: {'; '.join(problems)})")
 
     # -- schema ------------------------------------------------------------------------
 
@@ -206,6 +284,27 @@ class Store:
                 "UPDATE sessions SET finished_wall=?, result=? WHERE id=?",
                 (time.time(), json.dumps(dict(result)), session_id),
             )
+
+    def set_result(self, session_id: int, result: Mapping[str, Any]) -> None:
+        """The result of a game still open (a round of it has ended): kept up to date while it
+        is played, so that whoever follows results (the venue's board) need not wait for the
+        next setup. The session stays open; a finished session's result is never changed here."""
+        with self._lock, self._transaction():
+            self._db.execute("UPDATE sessions SET result=? WHERE id=? AND finished_wall IS NULL",
+                             (json.dumps(dict(result)), session_id))
+
+    def results(self, first_session: int = 0) -> list[SessionResult]:
+        """Every session from ``first_session`` on that carries a result (finished, or open
+        with a round played), oldest first, with the position and time of its last event."""
+        with self._lock:
+            rows = self._db.execute(
+                """SELECT s.id, s.finished_wall, s.result, e.seq, e.wall
+                   FROM sessions s LEFT JOIN events e ON e.session_id = s.id
+                        AND e.seq = (SELECT MAX(seq) FROM events WHERE session_id = s.id)
+                   WHERE s.id >= ? AND s.result IS NOT NULL ORDER BY s.id""",
+                (first_session,),
+            ).fetchall()
+        return [SessionResult(r[0], r[1], json.loads(r[2]), r[3] or 0, r[4]) for r in rows]
 
     def replace_session(
         self, old_id: int, result: Mapping[str, Any] | None, *, name: str = "", game: str = "",
@@ -293,6 +392,37 @@ class Store:
         for seq, t_ns, wall, kind, source, payload in rows:
             yield StoredEvent(session_id, seq, t_ns, wall, kind, source, json.loads(payload))
 
+    # -- players (kept across games) -------------------------------------------------------
+
+    def players(self) -> list[Player]:
+        """Every player, by name."""
+        with self._lock:
+            rows = self._db.execute("SELECT id, name, created_wall FROM players ORDER BY name_key").fetchall()
+        return [Player(r[0], r[1], r[2]) for r in rows]
+
+    def player(self, player_id: int) -> Player | None:
+        with self._lock:
+            row = self._db.execute("SELECT id, name, created_wall FROM players WHERE id=?", (player_id,)).fetchone()
+        return None if row is None else Player(row[0], row[1], row[2])
+
+    def player_named(self, name: str) -> Player | None:
+        with self._lock:
+            row = self._db.execute("SELECT id, name, created_wall FROM players WHERE name_key=?",
+                                   (name_key(name),)).fetchone()
+        return None if row is None else Player(row[0], row[1], row[2])
+
+    def add_player(self, name: str) -> Player:
+        """The player called ``name``: the one already kept (whatever the case), or a new one."""
+        clean = " ".join(name.split())
+        if not clean:
+            raise StoreError(f"{self.path}: a player needs a name")
+        with self._lock, self._transaction():
+            self._db.execute("INSERT OR IGNORE INTO players (name, name_key, created_wall) VALUES (?, ?, ?)",
+                             (clean, name_key(clean), time.time()))
+            row = self._db.execute("SELECT id, name, created_wall FROM players WHERE name_key=?",
+                                   (name_key(clean),)).fetchone()
+        return Player(row[0], row[1], row[2])
+
     # -- private settings (not events) ----------------------------------------------------
 
     def private(self, key: str) -> str | None:
@@ -300,6 +430,13 @@ class Store:
         with self._lock:
             row = self._db.execute("SELECT value FROM private WHERE key=?", (key,)).fetchone()
         return None if row is None else str(row[0])
+
+    def private_items(self, prefix: str) -> dict[str, str]:
+        """Every private setting whose key starts with ``prefix``."""
+        with self._lock:
+            rows = self._db.execute("SELECT key, value FROM private WHERE substr(key, 1, ?) = ?",
+                                    (len(prefix), prefix)).fetchall()
+        return {str(k): str(v) for k, v in rows}
 
     def set_private(self, key: str, value: str, *, only_if_unset: bool = False) -> bool:
         """Set a private setting; with ``only_if_unset`` only when it has no value yet
@@ -332,3 +469,134 @@ class _Transaction:
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
         self.db.execute("COMMIT" if exc_type is None else "ROLLBACK")
+
+
+# -- a damaged store ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SetAside:
+    """A damaged store moved out of the way, and what could still be read from it."""
+
+    moved_to: Path
+    export: Path
+    sessions: int
+    events: int
+    problems: tuple[str, ...]
+
+
+def set_aside_if_damaged(path: str | Path, synchronous: str = "full") -> tuple[Store, SetAside | None]:
+    """Open the store at ``path``; if the file is damaged (:class:`CorruptStore`), move it
+    aside (``<name>.corrupt-<time>``, with its ``-wal``), export what can still be read
+    next to it (``.jsonl``), log one message naming both, and start a fresh store there.
+    Any other failure (a newer schema, no permission, a locked file) is raised as is: the
+    file is not to blame and stays where it is."""
+    path = Path(path)
+    try:
+        return Store(path, synchronous), None
+    except CorruptStore as exc:
+        damage = str(exc).split(": the file is damaged ", 1)[-1]
+        aside = set_aside(path)
+        log.error("The event store %s was damaged %s: moved aside to %s; what could still be read "
+                  "(%d games, %d events) is exported to %s; the table starts with a new, empty store.",
+                  path, damage, aside.moved_to, aside.sessions, aside.events, aside.export)
+        return Store(path, synchronous), aside
+
+
+def set_aside(path: Path) -> SetAside:
+    """Move the store at ``path`` (and its ``-wal``/``-shm``) aside, then export from the moved copy."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.name}.corrupt-{stamp}")
+    n = 1
+    while target.exists():
+        n += 1
+        target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
+    os.replace(path, target)
+    for suffix in ("-wal", "-shm"):  # the WAL holds committed transactions: it goes along
+        side = Path(f"{path}{suffix}")
+        if side.exists():
+            os.replace(side, Path(f"{target}{suffix}"))
+    export = target.with_name(target.name + ".jsonl")
+    sessions, events, problems = export_readable(target, export)
+    return SetAside(target, export, sessions, events, tuple(problems))
+
+
+def export_readable(source: Path, export: Path) -> tuple[int, int, list[str]]:
+    """Write every session and event still readable in ``source`` as JSON lines
+    (``{"type": "session", ...}``, ``{"type": "event", ...}``); returns the counts and the
+    problems met. Reads past a damaged stretch where SQLite lets it."""
+    problems: list[str] = []
+    sessions = events = 0
+    with open(export, "w", encoding="utf-8") as out:
+        def write(kind: str, row: dict[str, Any]) -> None:
+            out.write(json.dumps({"type": kind, **row}, ensure_ascii=False, default=str) + "\n")
+
+        try:
+            db = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+            # With this SQLite reads a truncated file up to its end instead of refusing it
+            # whole (read-only: nothing is written either way).
+            db.execute("PRAGMA writable_schema=ON")
+        except sqlite3.Error as exc:
+            return 0, 0, [f"cannot open: {exc}"]
+        try:
+            ids: list[int] = []
+            for row in _rows(db, "SELECT * FROM sessions ORDER BY id", (), problems):
+                for key in ("meta", "result"):
+                    row[key] = _json_or_text(row.get(key))
+                write("session", row)
+                ids.append(int(row["id"]))
+                sessions += 1
+            for extra in _rows(db, "SELECT DISTINCT session_id FROM events", (), problems):
+                if extra["session_id"] not in ids:
+                    ids.append(int(extra["session_id"]))
+            for session_id in ids:
+                for row in _events(db, session_id, problems):
+                    row["payload"] = _json_or_text(row.get("payload"))
+                    write("event", row)
+                    events += 1
+        finally:
+            db.close()
+    return sessions, events, problems
+
+
+def _rows(db: sqlite3.Connection, sql: str, args: tuple[Any, ...], problems: list[str]) -> Iterator[dict[str, Any]]:
+    """The rows up to the first error (noted in ``problems``)."""
+    try:
+        cursor = db.execute(sql, args)
+        names = [d[0] for d in cursor.description]
+        for values in cursor:
+            yield dict(zip(names, values, strict=True))
+    except sqlite3.Error as exc:
+        problems.append(f"{exc} (at {sql.split(' ORDER')[0]} {list(args)})")
+
+
+def _events(db: sqlite3.Connection, session_id: int, problems: list[str]) -> Iterator[dict[str, Any]]:
+    """A session's events in order; past a damaged stretch, from a little further on."""
+    after = 0
+    while True:
+        before, last = len(problems), after
+        for row in _rows(db, "SELECT * FROM events WHERE session_id=? AND seq>? ORDER BY seq",
+                         (session_id, after), problems):
+            last = int(row["seq"])
+            yield row
+        if len(problems) == before:
+            return
+        # Read on from the first event past the failing one that SQLite can find; each try
+        # starts further on than the last, so this ends.
+        for skip in (1, 10, 100, 1000, 10_000):
+            probe = list(_rows(db, "SELECT seq FROM events WHERE session_id=? AND seq>? ORDER BY seq LIMIT 1",
+                               (session_id, last + skip), []))
+            if probe and int(probe[0]["seq"]) - 1 > after:
+                after = int(probe[0]["seq"]) - 1
+                break
+        else:
+            return
+
+
+def _json_or_text(value: Any) -> Any:
+    if not isinstance(value, str):
+        return value
+    try:
+        return json.loads(value)
+    except ValueError:
+        return value

@@ -87,7 +87,7 @@ class Zone:
             return f"seat{self.seat}"
         if self.kind == "slot":
             return f"seat{self.seat}/slot{self.index}"
-        if self.kind in SEAT_PARTS:
+        if self.kind in SEAT_PARTS and self.seat is not None:  # a Crapô deck belongs to no seat zone
             return f"seat{self.seat}/{self.kind}"
         if self.kind in NUMBERED_PILES:
             return f"{self.kind}{self.index}"
@@ -103,7 +103,7 @@ class Zone:
             return f"{who}'s card {(self.index or 0) + 1}"
         if self.kind == "seat":
             return f"{who}'s cards"
-        if self.kind in SEAT_PARTS:
+        if self.kind in SEAT_PARTS and self.seat is not None:
             return f"{who}'s {self.kind if self.kind != 'penalty' else 'penalty cards'}"
         if self.kind in NUMBERED_PILES:
             return f"{self.kind} {(self.index or 0) + 1}"

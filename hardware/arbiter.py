@@ -188,6 +188,8 @@ class SlapArbiter:
         self.t_arm_ns: int | None = None
         self._floor_ns: int | None = None  # edges at or before this belong to a closed window
         self._edges: dict[int, list[int]] = {}
+        self._closed: dict[int, list[int]] = {}
+        """The edges of the window closed last (see :meth:`arm`)."""
         self._count = 0
 
     @property
@@ -196,7 +198,17 @@ class SlapArbiter:
 
     def arm(self, t_arm_ns: int) -> None:
         """Open a slap window at ``t_arm_ns`` (a card landed on the discard pile). Any
-        edge before it, fed earlier or later, counts as before arming."""
+        edge before it, fed earlier or later, counts as before arming.
+
+        The camera tells of a card only once the table is still, so ``t_arm_ns`` (the
+        frame that first showed it landing) may lie before the last window was closed: a
+        slap made as the card landed was then ruled in the last card's window. Such slaps
+        are this card's: the edges from ``t_arm_ns`` on are taken back into this window."""
+        if self._floor_ns is not None and t_arm_ns <= self._floor_ns:
+            for seat, times in self._closed.items():
+                self._edges.setdefault(seat, []).extend(t for t in times if t >= t_arm_ns)
+            self._floor_ns = t_arm_ns - 1
+        self._closed = {}
         self.t_arm_ns = t_arm_ns
         self._prune(t_arm_ns - self._history_ns())
 
@@ -216,6 +228,7 @@ class SlapArbiter:
         """End the window: forget every edge up to ``now_ns`` and disarm."""
         self.t_arm_ns = None
         self._floor_ns = now_ns if self._floor_ns is None else max(self._floor_ns, now_ns)
+        self._closed = {seat: [t for t in times if t <= now_ns] for seat, times in self._edges.items()}
         self._prune(now_ns + 1)
 
     def deadline_ns(self) -> int | None:

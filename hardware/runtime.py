@@ -12,7 +12,8 @@ thread (``put``, a ``queue.Queue`` hand-off, nothing more), and on its own threa
   (then hands the call over, stamped with its press) or held that long (then hands over a
   :class:`CallWithdrawn` instead). Without it a call goes to the referee at once.
 
-The referee calls ``arm()`` when a card lands on the discard pile. The clock is
+The referee calls ``arm(t_ns)`` when the camera has seen a card land on the discard pile,
+with the time of the frame that first showed it (before the table settled). The clock is
 ``time.monotonic_ns()``, the clock of the kernel's edge stamps. ``pump(now_ns)`` does one
 round of work at a given time: the thread calls it, and tests call it with a made-up clock.
 """
@@ -27,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from hardware.arbiter import SlapArbiter, SlapResult, ms_to_ns, ns_to_ms
+from hardware.arbiter import ARM_LATE_MARGIN_NS, SlapArbiter, SlapResult, ms_to_ns, ns_to_ms
 from hardware.pads import PadEvent
 
 log = logging.getLogger(__name__)
@@ -148,7 +149,9 @@ class PadRuntime:
                 self._held_calls.append(event)
         elif what == "arm":
             self._rule(max(now, self.arbiter.deadline_ns() or now), out)
-            self.arbiter.arm(value)
+            # Stamped with the camera frame that showed the card landing, in the past; no
+            # further back than the arbiter keeps edges for (a hand that hid the table long).
+            self.arbiter.arm(max(value, now - ARM_LATE_MARGIN_NS))
         elif what == "disarm":
             self._rule(now, out)
             self.arbiter.close(now)

@@ -24,5 +24,23 @@ mkdir -p /etc/companion
 
 install -m 0644 "$dest/systemd/companion.service" /etc/systemd/system/companion.service
 systemctl daemon-reload
-systemctl enable --now companion
-systemctl --no-pager status companion
+systemctl enable companion
+
+# Check the result before the service holds the camera and the pins: as the service's user,
+# with its folders (companion doctor prints a fix for each problem).
+problems=0
+systemctl stop companion 2>/dev/null || true
+install -d -o companion -g companion -m 0700 /var/lib/companion
+runuser -u companion -- env LG_WD=/tmp STATE_DIRECTORY=/var/lib/companion \
+  "$dest/.venv/bin/companion" doctor --config /etc/companion/config.toml --skip service || problems=1
+
+systemctl start companion
+systemctl --no-pager status companion || true
+# And once it runs: the service is up and answers on its port.
+sleep 5
+"$dest/.venv/bin/companion" doctor --config /etc/companion/config.toml --data-dir /var/lib/companion \
+  --skip camera --skip pads || problems=1
+if [ "$problems" != 0 ]; then
+  echo "Installed, but companion doctor found problems (FAIL above): fix them, then: sudo systemctl restart companion" >&2
+fi
+exit "$problems"

@@ -77,6 +77,11 @@ On the mat the card size is known and a camera with too few pixels is told
 (:data:`READABLE_CARD_PX`)."""
 ENLARGED_SIDE = 768
 """The longer side, in pixels, a small picture is enlarged to (see :data:`SMALL_PICTURE_SIDE`)."""
+LARGE_PICTURE_SIDE = 2000
+"""A picture read with no mat in view whose longer side is over this many pixels is shrunk
+(by area) to it before it is read: a phone's 4000x3000 photo has far more pixels than its
+cards' indices need (the glyph search looks at 1280 px at the finest,
+``vision.cards.proposals.FINEST_SIDE``), and reading them all cost about 1.5 s a photo."""
 BACKS_TOLERATED = 1.1
 """The back finder's frame keeps a cast up to this (its white's strongest channel over its
 weakest; faces are read on a frame balanced fully). A lamp's glare is white where the
@@ -99,6 +104,16 @@ def picture_enlargement(shape: tuple[int, ...]) -> float:
     enlarged before it is read: 1 unless it is small (see :data:`SMALL_PICTURE_SIDE`)."""
     side = max(shape[0], shape[1])
     return ENLARGED_SIDE / side if 0 < side < SMALL_PICTURE_SIDE else 1.0
+
+
+def picture_scale(shape: tuple[int, ...]) -> float:
+    """How many times a picture of ``shape`` with no mat in view is scaled before it is read:
+    enlarged when small (:func:`picture_enlargement`), shrunk when large
+    (:data:`LARGE_PICTURE_SIDE`), 1 otherwise."""
+    side = max(shape[0], shape[1])
+    if LARGE_PICTURE_SIDE and side > LARGE_PICTURE_SIDE:
+        return LARGE_PICTURE_SIDE / side
+    return picture_enlargement(shape)
 
 
 def _believed_off_mat(card: FoundCard) -> bool:
@@ -340,15 +355,17 @@ class CardReader:
 
     def read_image(self, image: np.ndarray, t_ns: int = 0, frame_index: int = 0) -> Observation:
         """Read one picture from scratch (no history): the CLI's ``vision read``. A small
-        picture with no mat in view is read enlarged (see :data:`SMALL_PICTURE_SIDE`); the
-        cards' corners are in ``image``'s own pixels all the same."""
+        picture with no mat in view is read enlarged (see :data:`SMALL_PICTURE_SIDE`), a
+        large one shrunk (:data:`LARGE_PICTURE_SIDE`); the cards' corners are in ``image``'s
+        own pixels all the same."""
         calibration = self.calibrator.update(image, t_ns) if self.calibrator is not None else None
-        factor = 1.0 if self._sees_mat(calibration) else picture_enlargement(image.shape)
-        if factor > 1.0:
+        factor = 1.0 if self._sees_mat(calibration) else picture_scale(image.shape)
+        if factor != 1.0:
             import cv2
 
-            big = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC)
-            cards = [card.mapped(lambda p: p / factor) for card in self.find(big, calibration)]
+            scaled = cv2.resize(image, None, fx=factor, fy=factor,
+                                interpolation=cv2.INTER_CUBIC if factor > 1 else cv2.INTER_AREA)
+            cards = [card.mapped(lambda p: p / factor) for card in self.find(scaled, calibration)]
         else:
             cards = self.find(image, calibration)
         size = (image.shape[1], image.shape[0])
@@ -427,7 +444,7 @@ class CardReader:
         cards = self.find(frame.image, calibration, regions, kept, moved)
         observation = self._observation(cards, calibration, frame.size, frame.t_ns, frame.index, stable=True)
         changed = changed_zones(previous, observation) if previous is not None else tuple(observation.zones())
-        observation = replace(observation, changed_zones=changed)
+        observation = replace(observation, changed_zones=changed, changed_ns=report.began_ns)
         self._cache = _Cache(cards, observation)
         return observation
 

@@ -86,6 +86,10 @@ class StabilityReport:
     otherwise."""
     moving: float = 0.0
     """Fraction of the grid's cells that moved since the previous frame."""
+    began_ns: int | None = None
+    """With ``settled``: the timestamp of the first frame that moved after the last stable
+    state, when the change this frame settles began (a card lands then, a hand still over
+    it; the table settles later). ``None`` when the frames carry no time or nothing moved."""
 
 
 SKIN_DARKEST = 25
@@ -195,6 +199,7 @@ class StabilityGate:
         self._waited = 0
         self._full_size = (0, 0)
         self._index = -1
+        self._began_ns: int | None = None
 
     @property
     def reference(self) -> np.ndarray | None:
@@ -264,6 +269,8 @@ class StabilityGate:
         if moving_cells.any():
             self._still = 0
             self._waited = 0
+            if self._began_ns is None and isinstance(frame, Frame):
+                self._began_ns = frame.t_ns  # the first frame that moved: the change begins here
             return StabilityReport(self._index, False, reason="motion", moving=moving)
         self._still += 1
         if self._still < self.stable_frames:
@@ -273,7 +280,9 @@ class StabilityGate:
         differs, changed_cells = self._cells(small, self._reference)
         if not changed_cells.any():
             # Still and unchanged: follow slow light drift so it never adds up to a change.
+            # What moved came to nothing (a hand passed over): the next change begins afresh.
             self._reference = small
+            self._began_ns = None
             return StabilityReport(self._index, True)
         reason = self._occluded(frame, small, colour, differs, changed_cells)
         if reason is not None:
@@ -327,11 +336,33 @@ class StabilityGate:
         """Is there a hand in the skin mask ``skin`` (enough pixels, and an area of them no card's)?"""
         return int(np.count_nonzero(skin)) >= self.hand_pixels and bool(hands(skin, self.hand_pixels).any())
 
+    def changes(self, frame: Frame | np.ndarray) -> tuple[Region, ...] | None:
+        """Where ``frame`` differs from the last accepted frame (None: none accepted yet),
+        without accepting it: what a caller reads before it decides to :meth:`accept`."""
+        look, _ = self._small(frame)
+        if self._reference is None or self._reference.grey.shape != look.grey.shape:
+            return None
+        differs, changed_cells = self._cells(look, self._reference)
+        return self._regions(changed_cells, differs, look.grey.shape)
+
+    def accept(self, frame: Frame | np.ndarray) -> StabilityReport:
+        """Settle on this frame although the gate waits on it for a resting hand: for a
+        caller that has looked and knows better (the taught-card reader, when every
+        skin-coloured thing the gate saw lies within cards it named: a back printed red and
+        gold is skin-coloured, and a deck of them would never be believed)."""
+        look, _ = self._small(frame)
+        self._previous = look
+        if self._reference is None or self._reference.grey.shape != look.grey.shape:
+            return self._settle(look, np.ones_like(self._cells(look, look)[1]), None)
+        differs, changed_cells = self._cells(look, self._reference)
+        return self._settle(look, changed_cells, differs)
+
     def _settle(self, look: _Look, changed_cells: np.ndarray, differs: np.ndarray | None) -> StabilityReport:
         self._reference = look
         self._waited = 0
+        began, self._began_ns = self._began_ns, None
         return StabilityReport(self._index, True, settled=True,
-                               changed=self._regions(changed_cells, differs, look.grey.shape))
+                               changed=self._regions(changed_cells, differs, look.grey.shape), began_ns=began)
 
     def _regions(self, changed_cells: np.ndarray, differs: np.ndarray | None,
                  small_shape: tuple[int, ...]) -> tuple[Region, ...]:

@@ -3,17 +3,25 @@
 ``GET /api/state``: the current public state. ``GET /api/events``: Server-Sent Events,
 the full state in each message (``id:`` is its version, so a phone waking up gets the
 current state first and duplicates or gaps do no harm) and a keep-alive comment every
-15 s, which also frees the thread of a phone that went away. ``GET /healthz``.
+15 s. The served table streams from :mod:`web.streams` (no thread per phone); the route
+here serves WSGI servers (Flask's test client), with the same cap per address.
+``GET /healthz``.
+
+Every command answers 2xx only once its input is stored (``Referee.submit``), and the
+answer says where: ``{"ok": true, "session": S, "seq": N}``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify
+from flask import Blueprint, Response, current_app, jsonify, request
 
+from companion.store import StoredEvent
 from web import get_referee
 from web.admin import get_admin
+from web.streams import KEEPALIVE, RETRY, StreamSlots, sse_message
 from web.validation import AdminBody, AnswerBody, ApiError, Body, LoginBody, SetupBody, body
 
 bp = Blueprint("api", __name__)
@@ -41,37 +49,42 @@ def camera_picture() -> Response | tuple[Response, int]:
 
 
 @bp.get("/healthz")
-def healthz() -> Response:
+def healthz() -> Response | tuple[Response, int]:
+    """The table's health by part (the referee, the camera, the seat pads, the store):
+    ``status`` is ``ok``, ``degraded`` (it runs without a part, which says what is missing)
+    or ``failing``, which answers 503 so that a monitor can tell."""
     referee = get_referee()
-    return jsonify(
-        {"ok": True, "session": referee.session_id, "version": referee.live.current().version}
-    )
+    report = referee.health() if referee.health is not None else {"status": "ok", "parts": {}}
+    body = {"ok": report["status"] != "failing", **report, "session": referee.session_id,
+            "version": referee.live.current().version}
+    return (jsonify(body), 503) if report["status"] == "failing" else jsonify(body)
 
 
 @bp.get("/api/events")
 def events() -> Response:
     live = get_referee().live
     keepalive = float(current_app.config["KEEPALIVE_SECONDS"])
+    slots: StreamSlots = current_app.extensions["live_streams"]
+    release = slots.claim(request.remote_addr or "unknown")  # a 429 JSON past the cap
 
     def stream() -> Iterator[str]:
-        # Tell the browser how soon to reconnect after a drop (ms).
-        yield "retry: 2000\n\n"
+        yield RETRY
         current = live.current()
         seen = current.version
-        yield f"id: {current.version}\nevent: state\ndata: {current.text}\n\n"
+        yield sse_message(current)
         while not live.closed:
             changed = live.wait_for_change(seen, timeout=keepalive)
             if changed is None:
-                yield ": keep-alive\n\n"
+                yield KEEPALIVE
                 continue
             seen = changed.version
-            yield f"id: {changed.version}\nevent: state\ndata: {changed.text}\n\n"
+            yield sse_message(changed)
 
-    return Response(
-        stream(),
-        mimetype="text/event-stream",
-        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
-    )
+    response = Response(stream(), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    # On close, not in the generator: a response closed before its first read never runs it.
+    response.call_on_close(release)
+    return response
 
 
 # -- commands: every one goes to the referee as an input from a phone ------------------
@@ -79,41 +92,53 @@ def events() -> Response:
 # rules (web.admin: 403, or 429 after too many wrong PINs), then the table's state.
 
 
-def _submit(kind: str, data: dict, seat: int | None = None) -> None:
+def _submit(kind: str, data: dict, seat: int | None = None) -> StoredEvent:
+    """Store the input; only then may the request be answered 2xx (see :func:`stored`)."""
     from companion.events import InputEvent
 
     referee = get_referee()
-    referee.submit(InputEvent("phone", kind, referee.clock(), seat, data))
+    return referee.submit_stored(InputEvent("phone", kind, referee.clock(), seat, data))
+
+
+def stored(event: StoredEvent, **more: Any) -> Response:
+    """The answer to a command whose input is stored: where it is in the log."""
+    return jsonify({"ok": True, "session": event.session_id, "seq": event.seq, **more})
 
 
 @bp.post("/api/setup")
 def setup() -> Response:
-    """Start a game: ``{"game", "seats": [names], "house_rules": {}, "dealer": 0}``, with
+    """Start a game: ``{"game", "seats": [names], "house_rules": {}, "dealer": 0}`` (and how
+    the match ends, ``target`` or ``rounds``; the kept ``players`` chosen by id), with
     ``admin_pin`` (the table's PIN) unless this phone is signed in as admin, and ``pin`` to
     choose or change the table's PIN (web.admin says who may do what)."""
     from companion.refereeing.setup import SetupError
 
     given = body(SetupBody)
     admin = get_admin()
+    referee = get_referee()
     with admin.lock:
         admin.require_setup(given.admin_pin or None, given.pin)
         try:
-            parsed = get_referee().check_setup(given.game_setup())
+            referee.check_setup(given.game_setup())
+            if given.players and len(given.players) != len(given.seats):
+                raise SetupError("players", f"one entry per seat ({len(given.seats)}), not {len(given.players)}")
+            # The players kept across games: chosen by id, or added by the name typed.
+            names, ids = referee.seat_players(given.seats, given.players)
+            parsed = referee.check_setup({**given.game_setup(), "seats": names, "players": ids})
         except SetupError as exc:
             raise ApiError(400, exc.field, str(exc).split(": ", 1)[-1]) from None
         admin.set_up(given.pin)
-        stored = parsed.to_json()
-        stored.pop("pin_hash", None)  # the event log is no place for a PIN, hashed or not
-        _submit("setup", stored)
-    return jsonify({"ok": True})
+        setup = parsed.to_json()
+        setup.pop("pin_hash", None)  # the event log is no place for a PIN, hashed or not
+        event = _submit("setup", setup)
+    return stored(event)
 
 
 @bp.post("/api/answer")
 def answer() -> Response:
     """Answer the referee's question: ``{"question": id, "option": index}``."""
     given = body(AnswerBody)
-    _submit("answer", {"question": given.question, "option": given.option})
-    return jsonify({"ok": True})
+    return stored(_submit("answer", {"question": given.question, "option": given.option}))
 
 
 def _admin(kind: str) -> Response | tuple[Response, int]:
@@ -121,8 +146,7 @@ def _admin(kind: str) -> Response | tuple[Response, int]:
     if get_referee().table is None:
         raise ApiError(409, "", "no game is running")
     get_admin().require(given.pin or None)
-    _submit(kind, {})
-    return jsonify({"ok": True})
+    return stored(_submit(kind, {}))
 
 
 @bp.post("/api/undo")
@@ -163,12 +187,6 @@ def admin_logout() -> Response:
     body(Body)
     get_admin().sign_out()
     return jsonify({"ok": True})
-
-
-@bp.get("/api/history")
-def history() -> Response:
-    """Finished games at this table, newest first."""
-    return jsonify({"games": get_referee().history()})
 
 
 @bp.get("/api/games")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify
 
 from web import get_referee
+from web.api import stored
 from web.validation import ApiError, PressBody, body
 
 bp = Blueprint("demo", __name__)
@@ -17,7 +18,9 @@ def press() -> Response:
     if given.seat >= len(referee.seats):
         raise ApiError(400, "seat", f"seat must be 0 to {len(referee.seats) - 1}, not {given.seat}")
     try:
-        referee.simulated_press(given.seat, given.button)
+        event = referee.simulated_press(given.seat, given.button)
     except RuntimeError as exc:  # no simulated pads wired (a demo table without its pads)
         raise ApiError(409, "", str(exc)) from None
-    return jsonify({"ok": True})
+    if event is None:  # as a real pad does with a contact's bounce: nothing stored, nothing to acknowledge
+        return jsonify({"ok": True, "seq": None, "ignored": "the pad took this press for a bounce of the last one"})
+    return stored(event)

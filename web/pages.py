@@ -1,4 +1,5 @@
-"""The pages: the live table (phone and TV), the setup form and the history of finished games.
+"""The pages: the live table (phone and TV), the setup form, the history of finished games
+and the players with their statistics.
 
 Every page is a shell that its script fills from the live state (``/api/events``); the
 setup form is rendered here, from what the referee offers, so each house rule shows
@@ -34,12 +35,26 @@ def setup() -> str:
     from web.admin import get_admin
 
     return _page("setup.html", games=setup_games(referee), seats=list(referee.seats),
-                 running=referee.table is not None, admin=get_admin().status())
+                 running=referee.table is not None, admin=get_admin().status(),
+                 players=[player.to_json() for player in referee.players()])
 
 
 @bp.get("/history")
 def history() -> str:
-    return _page("history.html")
+    referee = get_referee()
+    return _page("history.html", games=setup_games(referee), players=[p.to_json() for p in referee.players()])
+
+
+@bp.get("/players")
+def players() -> str:
+    referee = get_referee()
+    return _page("players.html", games=setup_games(referee), players=[p.to_json() for p in referee.players()])
+
+
+@bp.get("/teach")
+def teach() -> str:
+    """Teach the camera a deck of Croks, card by card (Master Crok)."""
+    return _page("teach.html")
 
 
 # -- the setup form's choices ------------------------------------------------------------

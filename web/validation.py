@@ -144,27 +144,84 @@ class Body(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
 
 
+DeckName = Annotated[StrictStr, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")]
+"""A taught deck's name (``vision.taught.store``'s rule)."""
+
+
 class SetupBody(Body):
     """``POST /api/setup``. ``pin``: the table's admin PIN to set (or change);
-    ``admin_pin``: the PIN already set, when this phone is not signed in as admin."""
+    ``admin_pin``: the PIN already set, when this phone is not signed in as admin;
+    ``decks``: Master Crok, each seat's taught deck."""
 
     game: Annotated[StrictStr, Field(min_length=1, max_length=40)]
     seats: Annotated[list[SeatName], Field(min_length=1, max_length=16)]
     house_rules: Annotated[dict[Annotated[StrictStr, Field(max_length=64), AfterValidator(_key)], RuleValue],
                            Field(max_length=64)] = Field(default_factory=dict)
     dealer: Annotated[StrictInt, Field(ge=0, lt=16)] = 0
+    target: Annotated[StrictInt, Field(ge=1, le=100_000)] | None = None
+    """The match ends once a total reaches it."""
+    rounds: Annotated[StrictInt, Field(ge=1, le=100)] | None = None
+    """The match ends after this many rounds."""
+    players: Annotated[list[Annotated[StrictInt, Field(ge=1, le=BIG)] | None], Field(max_length=16)] = Field(
+        default_factory=list)
+    """The kept player chosen at each seat (``null``: the name typed, added when new)."""
     pin: NewPin | None = None
     admin_pin: GivenPin | None = None
+    decks: Annotated[list[DeckName], Field(max_length=16)] | None = None
 
     def game_setup(self) -> dict[str, Any]:
         """What the referee validates and stores: never a PIN nor its hash."""
-        return {"game": self.game, "seats": list(self.seats), "house_rules": dict(self.house_rules),
-                "dealer": self.dealer}
+        out: dict[str, Any] = {"game": self.game, "seats": list(self.seats), "house_rules": dict(self.house_rules),
+                               "dealer": self.dealer, "target": self.target, "rounds": self.rounds}
+        if self.decks is not None:
+            out["decks"] = list(self.decks)
+        return out
+
+
+class TeachBody(Body):
+    """``POST /api/teach/start``: the deck's name, the catalog it is taught from (a shipped
+    catalog's name, or the catalog itself), and which of its decks (none: every Crok once)."""
+
+    deck: DeckName
+    catalog: Annotated[StrictStr, Field(max_length=64)] | None = None
+    catalog_data: dict[str, Any] | None = None
+    deck_list: Annotated[StrictStr, Field(max_length=64)] | None = None
+    pin: GivenPin | None = None
 
 
 class AdminBody(Body):
     """``POST /api/undo``, ``/api/next-round``: the PIN, unless signed in as admin."""
 
+    pin: GivenPin | None = None
+
+
+class ActBody(Body):
+    """``POST /api/act``: a move entered by hand, in the game's action notation."""
+
+    action: dict[Annotated[StrictStr, Field(max_length=64)], Any]
+
+
+class ScoreBody(Body):
+    """``POST /api/score``: a round's points, one per seat, entered or corrected by the admin."""
+
+    round: Annotated[StrictInt, Field(ge=1, le=1000)]
+    points: Annotated[list[Number], Field(min_length=1, max_length=16)]
+    by: SeatName
+    """Who made the change (kept in the history)."""
+    pin: GivenPin | None = None
+
+
+class FinishBody(Body):
+    """``POST /api/finish``: the admin ends the match now."""
+
+    by: SeatName
+    pin: GivenPin | None = None
+
+
+class PlayerBody(Body):
+    """``POST /api/players``: a player kept across games."""
+
+    name: SeatName
     pin: GivenPin | None = None
 
 

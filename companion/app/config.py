@@ -23,6 +23,7 @@ from typing import Any
 from companion.app import config_checks as checks
 from companion.games import GAMES, game_class
 from companion.games.options import HouseRuleError, resolve_house_rules
+from companion.refereeing.registry import REFEREED
 from hardware.arbiter import FALSE_START_POLICIES
 from hardware.pins import PinConfigError, check_pins
 
@@ -56,8 +57,10 @@ class TableConfig:
 class WebConfig:
     host: str = "0.0.0.0"
     port: int = 8000
-    threads: int = 48
-    """waitress threads: every open live stream holds one, so >= 2 x phones + 8."""
+    threads: int = 16
+    """Threads for pages, taps and the API (a live stream holds none: companion/app/server.py)."""
+    streams_per_address: int = 8
+    """Live streams one phone (one address) may keep open; one more is refused (429)."""
     admin_pin: str = ""
     """The table's admin PIN or passphrase (4-64 characters); empty: chosen on the setup page."""
     allowed_hosts: tuple[str, ...] = ()
@@ -76,8 +79,9 @@ class StoreConfig:
 
 @dataclass(frozen=True)
 class CameraConfig:
-    source: str = "none"
-    """``picamera2``, ``usb:N``, ``folder:PATH``, ``video:PATH``, ``renderer`` or ``none``."""
+    source: str = "auto"
+    """``auto`` (the Pi camera, else a USB webcam, else none), ``picamera2``, ``usb:N``,
+    ``folder:PATH``, ``video:PATH``, ``renderer`` or ``none``."""
     width: int = 1280
     height: int = 720
     fps: float = 10.0
@@ -108,6 +112,51 @@ class SeatConfig:
     led_pin: int | None = None
 
 
+@dataclass(frozen=True)
+class VenueConfig:
+    """Venue mode: this table publishes to the venue's MQTT broker (off while ``broker`` is "")."""
+
+    name: str = ""
+    """The venue's id in topic names (``club``)."""
+    table_id: str = ""
+    """This table's id in topic names; "": made from ``table.name``."""
+    broker: str = ""
+    """The broker's host name or address; "": venue mode off."""
+    port: int = 0
+    """0: 1883, or 8883 with TLS."""
+    username: str = ""
+    """This table's user in the broker's password file; "": the table's id."""
+    password: str = ""
+    tls: bool = False
+    ca_file: str = ""
+    cert_file: str = ""
+    key_file: str = ""
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.broker)
+
+
+@dataclass(frozen=True)
+class LeagueConfig:
+    """The league board (``companion venue``): its page, its database, its scoring."""
+
+    title: str = "League"
+    database: str = ""
+    """"": ``league.sqlite3`` in the data directory; a SQLite file's path; or ``postgresql://...``."""
+    host: str = "0.0.0.0"
+    port: int = 8080
+    threads: int = 120
+    """waitress threads: every open board page holds one."""
+    username: str = "board"
+    password: str = ""
+    new_day_hour: int = 6
+    season_start: str = ""
+    play_points: int = 0
+    win_points: Mapping[str, int] = field(default_factory=dict)
+    """Game -> points for a win (a game not listed: 1)."""
+
+
 DEFAULT_SEATS = (
     SeatConfig("Seat 1", call_pin=5, slap_pin=6, led_pin=12),
     SeatConfig("Seat 2", call_pin=13, slap_pin=16, led_pin=17),
@@ -123,6 +172,8 @@ class Config:
     store: StoreConfig = field(default_factory=StoreConfig)
     camera: CameraConfig = field(default_factory=CameraConfig)
     buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
+    venue: VenueConfig = field(default_factory=VenueConfig)
+    league: LeagueConfig = field(default_factory=LeagueConfig)
     seats: tuple[SeatConfig, ...] = DEFAULT_SEATS
     house_rules: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     """Game name -> option -> value, only what differs from the defaults."""
@@ -131,10 +182,13 @@ class Config:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for name in ("table", "web", "store", "camera", "buttons"):
+        for name in SECTION_CLASSES:
             section = getattr(self, name)
             out[name] = {f.name: getattr(section, f.name) for f in fields(section)}
         out["web"]["admin_pin"] = "****" if self.web.admin_pin else ""
+        out["venue"]["password"] = "****" if self.venue.password else ""
+        out["league"]["password"] = "****" if self.league.password else ""
+        out["league"]["win_points"] = dict(self.league.win_points)
         out["seats"] = [{f.name: getattr(s, f.name) for f in fields(s)} for s in self.seats]
         out["house_rules"] = {g: dict(v) for g, v in self.house_rules.items()}
         return out
@@ -173,12 +227,13 @@ def _pattern(regex: re.Pattern[str], what: str) -> Check:
 SCHEMA: dict[str, dict[str, tuple[type | tuple[type, ...], Check | None]]] = {
     "table": {
         "name": (str, None),
-        "game": (str, _choice(*GAMES)),
+        "game": (str, _choice(*REFEREED)),
     },
     "web": {
         "host": (str, checks.listen_host),
         "port": (int, _range(1, 65535)),
         "threads": (int, _range(8, 1000)),
+        "streams_per_address": (int, _range(1, 100)),
         "admin_pin": (str, checks.admin_pin),
         "allowed_hosts": (list, checks.host_list),
     },
@@ -192,6 +247,31 @@ SCHEMA: dict[str, dict[str, tuple[type | tuple[type, ...], Check | None]]] = {
         "height": (int, _range(120, 6000)),
         "fps": ((int, float), _range(0.5, 120)),
         "mat_paper": (str, checks.mat_paper),
+    },
+    "venue": {
+        "name": (str, checks.venue_id),
+        "table_id": (str, checks.venue_id),
+        "broker": (str, checks.broker_host),
+        "port": (int, _range(0, 65535)),
+        "username": (str, checks.broker_user),
+        "password": (str, checks.broker_password),
+        "tls": (bool, None),
+        "ca_file": (str, checks.readable_file),
+        "cert_file": (str, checks.readable_file),
+        "key_file": (str, checks.readable_file),
+    },
+    "league": {
+        "title": (str, checks.title),
+        "database": (str, checks.league_database),
+        "host": (str, checks.listen_host),
+        "port": (int, _range(1, 65535)),
+        "threads": (int, _range(8, 1000)),
+        "username": (str, checks.broker_user),
+        "password": (str, checks.broker_password),
+        "new_day_hour": (int, _range(0, 23)),
+        "season_start": (str, checks.date),
+        "play_points": (int, _range(0, 1000)),
+        "win_points": (dict, lambda v: checks.win_points(v, GAMES)),
     },
     "buttons": {
         "pin_factory": (str, _choice("lgpio", "mock")),
@@ -215,6 +295,8 @@ SECTION_CLASSES = {
     "store": StoreConfig,
     "camera": CameraConfig,
     "buttons": ButtonsConfig,
+    "venue": VenueConfig,
+    "league": LeagueConfig,
 }
 MAX_SEATS = 8
 
@@ -332,6 +414,7 @@ def parse_config(text: str, path: Path | None = None) -> Config:
         )
 
     _check_pins(seats, sections["buttons"], error)
+    _check_venue(sections["venue"], sections["table"], error)
     house_rules = _check_house_rules(data.get("house_rules", {}), error, path)
     return Config(seats=seats, house_rules=house_rules, path=path, **sections)
 
@@ -355,7 +438,7 @@ def _check_table(
             raise error(full, f"unknown key (known in [{prefix.split('[')[0]}]: {', '.join(schema)})")
         kind, check = schema[key]
         kinds = kind if isinstance(kind, tuple) else (kind,)
-        if isinstance(value, bool) or not isinstance(value, kinds):
+        if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
             names = " or ".join("number" if k is float else k.__name__.replace("str", "string") for k in kinds)
             raise error(full, f"should be a {names}, not {type(value).__name__} {value!r}")
         if check is not None:
@@ -377,6 +460,28 @@ def _check_pins(
         check_pins(assignments)
     except PinConfigError as exc:
         raise error(exc.keys[-1] if exc.keys else "seats", str(exc)) from exc
+
+
+def _check_venue(venue: VenueConfig, table: TableConfig, error: Callable[[str, str], ConfigError]) -> None:
+    """What the keys of [venue] must be together."""
+    if not venue.enabled:
+        return
+    if not venue.name:
+        raise error("venue.name", "needed with venue.broker: the venue's id in topic names (club)")
+    if not venue.table_id and not table_id(venue, table):
+        raise error("venue.table_id", f"table.name {table.name!r} makes no id: set one (table-1)")
+    if bool(venue.cert_file) != bool(venue.key_file):
+        raise error("venue.cert_file" if not venue.cert_file else "venue.key_file",
+                    "a client certificate needs both cert_file and key_file")
+    if (venue.ca_file or venue.cert_file) and not venue.tls:
+        raise error("venue.tls", "certificates are given but tls is false")
+
+
+def table_id(venue: VenueConfig, table: TableConfig) -> str:
+    """This table's id at the venue: ``venue.table_id``, or one made from ``table.name``."""
+    from companion.venue.names import slug
+
+    return venue.table_id or slug(table.name)
 
 
 def _check_house_rules(
@@ -408,12 +513,13 @@ EXAMPLE = """\
 
 [table]
 name = "Table Companion"
-game = "crocodile"          # crocodile, recall, pool-party, crapo, master-crok
+game = "crocodile"          # the game offered first and read before a setup: crocodile, recall, pool-party
 
 [web]
 host = "0.0.0.0"            # every phone on the LAN; 127.0.0.1 for this machine only
 port = 8000
-threads = 48                # each open phone holds one; keep >= 2 x phones + 8
+threads = 16                # for pages, taps and the API; a phone's live stream holds none
+streams_per_address = 8     # live streams one phone may keep open (tabs); one more is refused
 admin_pin = ""              # 4-64 characters; empty: the first setup on the page chooses it
 # allowed_hosts = ["companion.local", "192.168.1.20"]   # default: localhost, this machine's names and addresses
 
@@ -422,10 +528,11 @@ data_dir = ""               # default: $STATE_DIRECTORY, else ~/.local/share/com
 synchronous = "full"        # full: durable at every event; normal: easier on SD cards
 
 [camera]
-source = "none"             # picamera2, usb:0, folder:PATH, video:PATH, renderer, none
-width = 1280
+source = "auto"             # auto (a Pi camera, else a USB webcam, else none), picamera2, usb:0,
+                            # folder:PATH, video:PATH, renderer, none (the game goes on by taps)
+width = 1280                # the camera's picture size, in pixels
 height = 720
-fps = 10
+fps = 10                    # frames a second (a replay plays at this pace)
 mat_paper = "auto"          # the mat's size as printed (companion mat --size); auto: as small as the game allows
 
 [buttons]
@@ -462,6 +569,40 @@ call_pin = 21
 slap_pin = 22
 led_pin = 23
 
+# Venue mode (docs/install-pi.md, "Venue mode"): this table publishes what its page shows and
+# every game's result to the venue's MQTT broker. With no broker the table keeps to itself.
+[venue]
+name = ""                   # the venue's id in topic names: a-z, 0-9, - and _ ("club")
+table_id = ""               # this table's id; empty: made from [table] name
+broker = ""                 # the Pi running Mosquitto: its name (broker.local) or address
+port = 0                    # 0: 1883, or 8883 with tls
+username = ""               # this table's user in the broker's password file; empty: the table id
+password = ""
+tls = false
+ca_file = ""                # with tls: the CA that signed the broker's certificate; empty: the system's
+cert_file = ""              # a client certificate, if the broker asks for one (with key_file)
+key_file = ""
+
+# The league board ('companion venue'), on one machine of the venue; it reads [venue] name,
+# broker, port and tls, and logs in as its own user.
+[league]
+title = "League"
+database = ""               # empty: league.sqlite3 in the data directory; or postgresql://user:pass@host/db
+host = "0.0.0.0"
+port = 8080
+threads = 120               # each open board page holds one
+username = "board"          # the board's user in the broker's password file
+password = ""
+new_day_hour = 6            # an evening runs from this hour to the same hour the next day
+season_start = ""           # "2026-09-01": the season counts games played from then; empty: all
+play_points = 0             # points for every game played
+
+# [league.win_points]       # points for a win, per game (a game not listed: 1)
+# crocodile = 3
+# pool-party = 2
+
+# This table's house rules, by game: the setup page offers them as the defaults, and a
+# game set up without them gets them (docs/rules/ lists every option).
 # [house_rules.crocodile]
 # tie_break = "fewer_cards"
 """

@@ -21,40 +21,63 @@ the card landed, light a seat) comes back as typed effects
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from companion.cards import parse_card
-from companion.games.base import Event, GameError, IllegalAction
+from companion.games.base import Action, Event, GameError, IllegalAction
 from companion.games.cabo.actions import (
+    BlindSwap,
     CaboAction,
     Call,
     ClaimedCard,
     Discard,
     Draw,
+    Give,
     Look,
     Peek,
     PlayPower,
+    PowerPeek,
+    PowerSwap,
+    Reveal,
+    Reward,
+    Skip,
     Smackdown,
     Swap,
     TakeDiscard,
+    TurnUp,
 )
 from companion.games.cabo.engine import CaboGame
 from companion.games.cabo.explain import Line, TableObservation, visible
 from companion.observation import Observation
-from companion.refereeing.camera import Reading, read_table
+from companion.refereeing.camera import LAYOUT_SLOTS, Reading, read_table
+from companion.refereeing.moves import Move, Pick
 from companion.refereeing.protocol import NO_MAT, ArmSlaps, Beep, BlinkSeat, Effect, LightSeat, MatZones, TableInput
 from companion.refereeing.questions import Option
 from companion.refereeing.setup import TableSetup
-from companion.refereeing.table import MatchTable
+from companion.refereeing.table import MATCH_INPUTS, MatchTable
 from companion.zones import Zone, ZoneNameError
 
+POWER_ACTIONS = (Peek, BlindSwap, PowerPeek, PowerSwap, Skip)
+"""What a power's user does (a claim or a call meanwhile is another move, entered by hand)."""
 MAX_STEPS = 8
 """Lines applied for one reading at most (a smackdown, the losers' claims, a reward)."""
 
 
 class CaboTable(MatchTable):
     """One table session of Crocodile or Recall, refereed from camera, pads and taps."""
+
+    MATCH_ENDS = (
+        {"label": "100 points: rounds until someone reaches 100, the lowest total wins", "target": 100},
+        {"label": "50 points", "target": 50},
+        {"label": "One round", "rounds": 1},
+        {"label": "5 rounds", "rounds": 5},
+        {"label": "Until we finish it (the Finish button)"},
+    )
+    """The common ways to end a match (Cabo's usual 100 points first), offered at setup."""
+    MATCH_RULE = "match_target"
+    """The house rule (CR-G18) that the setup's choice replaces."""
 
     def __init__(self, setup: TableSetup, mat: MatZones = NO_MAT) -> None:
         super().__init__(setup)
@@ -84,7 +107,15 @@ class CaboTable(MatchTable):
         self._effects = []
         kind, seat, t_ns, data = event.kind, event.seat, event.t_ns, event.data
         self.now_ns = t_ns
-        if kind == "observation" and event.observation is not None:
+        if kind in MATCH_INPUTS:
+            self.on_match_input(kind, data)
+        elif kind == "undo":
+            self._on_undo()
+        elif kind == "next_round":
+            self._next_round()
+        elif self.closed():
+            pass  # the round was scored by hand, or the match finished: no more moves
+        elif kind == "observation" and event.observation is not None:
             self.last_t_ns = t_ns
             self.now_ns = event.observation.landed_ns
             self._on_reading(self._read(event.observation), t_ns)
@@ -96,14 +127,12 @@ class CaboTable(MatchTable):
             self._on_answer(data)
         elif kind == "act":
             self._on_act(data)
-        elif kind == "undo":
-            self._on_undo()
-        elif kind == "next_round":
-            self._next_round()
         return self._effects
 
     def _read(self, observation: Observation) -> Reading:
-        return read_table(observation, len(self.setup.seats), self.mat, reveal=self.game.table.phase == "reveal")
+        owed = {seat: max(0, len(row) - LAYOUT_SLOTS) for seat, row in visible(self.game).slots.items()}
+        return read_table(observation, len(self.setup.seats), self.mat, reveal=self.game.table.phase == "reveal",
+                          owed=owed)
 
     # -- camera readings ---------------------------------------------------------------
 
@@ -350,15 +379,19 @@ class CaboTable(MatchTable):
             self._explain_and_apply(self._with_confirmed(self.last_reading), self.last_t_ns)
 
     def _on_act(self, data: Mapping[str, Any]) -> None:
+        """A move entered by hand. A claim without its stamp (a tap, not a pad) is stamped
+        when it was entered."""
+        given = data.get("action")
         try:
-            action = self.game.action_from_json(data.get("action") or {})
+            action = self.parse_hand_action(given if isinstance(given, Mapping) else {}, self.now_ns)
         except GameError as exc:
             self._announce({"rule_id": "", "kind": "violation", "seat": None, "message": f"Not an action: {exc}"})
             return
+        self.question = None  # the move entered answers whatever was asked
         self._try([action])
 
     def _on_undo(self) -> None:
-        if not self.game.actions:
+        if self.undo_match_input() or not self.game.actions:
             return
         undone = cast(CaboAction, self.game.undo())
         self.question = None
@@ -369,7 +402,7 @@ class CaboTable(MatchTable):
         self._ask_unseen()
 
     def _next_round(self) -> None:
-        outcome = self.game.outcome()
+        outcome = self.match.current_outcome()
         if outcome is None or self.match.is_over():
             return
         self.game = self._start_round(self.game.next_round_setup(outcome))
@@ -377,6 +410,8 @@ class CaboTable(MatchTable):
         self.confirmed = {}
         self.slaps = []
         self.notes = []
+        if self.game.table.phase == "look":
+            self._look_for_everyone()  # Recall's next round opens on the looks too
 
     # -- applying ----------------------------------------------------------------------
 
@@ -453,11 +488,11 @@ class CaboTable(MatchTable):
         t = self.game.table
         if self.question is not None or t.phase != "power" or t.turn is None:
             return
-        actions = self.game.legal_actions(t.turn)
+        actions = [a for a in self.game.legal_actions(t.turn) if isinstance(a, POWER_ACTIONS)]
         if not actions:
             return
         options = tuple(Option(self._describe([a]), (a.to_json(),)) for a in actions)
-        self._ask("unseen", f"{self._seat_name(t.turn)} uses a power: what did they do?", options, seat=t.turn)
+        self._ask_move("unseen", f"{self._seat_name(t.turn)} uses a power: what did they do?", options, seat=t.turn)
 
     # -- presentation ------------------------------------------------------------------
 
@@ -487,6 +522,103 @@ class CaboTable(MatchTable):
         """The table page's state: only public facts (the engine's public view)."""
         return self._public(self.game.view(None), self.game.outcome() is not None)
 
+    # -- moves by hand -------------------------------------------------------------------
+
+    def parse_hand_action(self, raw: Mapping[str, Any], t_ns: int = 0) -> CaboAction:
+        """A claim entered without its stamp (a tap, not a pad) is stamped ``t_ns``: when
+        it was entered."""
+        if raw.get("type") == self.game.CLAIM.type and "t_ns" not in raw:
+            raw = {**raw, "t_ns": t_ns}
+        return self.game.action_from_json(raw)
+
+    def _hand_move(self, action: Action) -> Move | None:
+        """A legal action as the page offers it. A card turned face up that nobody has
+        seen yet is left for the players to name (a :class:`Pick`); one everybody saw is
+        filled in; nothing only one player knows is ever in it."""
+        assert isinstance(action, CaboAction)
+        t = self.game.table
+        data = action.to_json()
+        seat = action.seat if action.seat >= 0 else None
+        who = self._seat_name(seat)
+        claim = "Claim a match" if self.setup.game == "recall" else "Smack down a card"
+        call = "Call “Recall!”" if self.setup.game == "recall" else "Call “Crocodile!”"
+
+        def card(place: tuple[int, int]) -> str:
+            owner, slot = place
+            return f"{self._seat_name(owner)}'s card {slot + 1}"
+
+        def face_of(cid: int | None, at: tuple[str | int, ...], prompt: str) -> list[Pick]:
+            code = self.game.code_public(cid) if cid is not None else None
+            if code is not None:
+                _put(data, at, code)
+                return []
+            return [Pick(at, prompt)]
+
+        picks: list[Pick] = []
+        if isinstance(action, TurnUp):
+            path: tuple[str, ...] = ("Turn up the first card",)
+            picks = face_of(t.deck[-1] if t.deck else None, ("card",), "Which card was turned up?")
+        elif isinstance(action, Look):
+            path = ("Look at their cards", ", ".join(f"card {s + 1}" for s in action.slots) or "No look")
+        elif isinstance(action, Draw):
+            path = ("Draw from the deck",)
+        elif isinstance(action, TakeDiscard):
+            top = self.game.code_public(t.discard[-1]) if t.discard else None
+            path = (f"Take the discard ({_card_text(top)})" if top else "Take the discard",)
+        elif isinstance(action, (Discard, PlayPower)):
+            path = ("Discard the card in hand",) if isinstance(action, Discard) else (
+                "Play the card in hand for its power",)
+            picks = face_of(t.hand, ("card",), f"Which card did {who} put on the pile?")
+        elif isinstance(action, Swap):
+            path = ("Swap the card in hand for one of theirs", card((action.seat, action.slot)))
+            picks = face_of(t.at((action.seat, action.slot)), ("card",),
+                            f"Which card went from {card((action.seat, action.slot))} to the pile?")
+        elif isinstance(action, Smackdown):
+            place = action.cards[0].place
+            path = (claim, card(place))
+            data.pop("t_ns", None)  # stamped when it is entered
+            picks = face_of(t.at(place), ("cards", 0, "card"), f"Which card was flipped from {card(place)}?")
+        elif isinstance(action, Peek):
+            path = ("Look at a card (power)", card(action.target))
+        elif isinstance(action, BlindSwap):
+            path = ("Swap two cards unseen (power)", card(action.a), f"with {card(action.b)}")
+        elif isinstance(action, PowerPeek):
+            path = ("Look at one of theirs and another's (power)", card((action.seat, action.own)),
+                    f"and {card(action.other)}")
+        elif isinstance(action, PowerSwap):
+            path = ("Swap the two cards looked at?", "Swap them" if action.swap else "Keep them where they are")
+        elif isinstance(action, Reward):
+            path = ("Discard one of their own cards (reward)", card((action.seat, action.slot)))
+            picks = face_of(t.at((action.seat, action.slot)), ("card",),
+                            f"Which card did {who} discard from {card((action.seat, action.slot))}?")
+        elif isinstance(action, Give):
+            path = ("Give one of their cards", card((action.seat, action.slot)))
+        elif isinstance(action, Skip):
+            path = ("Pass: nothing more to do",)
+        elif isinstance(action, Call):
+            path = (call,)
+        elif isinstance(action, Reveal):
+            rows: list[list[str | None]] = []
+            for owner, layout in enumerate(t.layouts):
+                row: list[str | None] = []
+                for slot, cid in enumerate(layout):
+                    code = self.game.code_public(cid) if cid is not None else None
+                    row.append(code)
+                    if cid is not None and code is None:
+                        picks.append(Pick(("cards", owner, slot), f"{card((owner, slot))}: which card is it?"))
+                rows.append(row)
+            data = {"type": "reveal", "cards": rows}
+            path = ("Reveal every card",)
+        else:
+            return super()._hand_move(action)
+        return Move(seat, path, data, tuple(picks))
+
+    def _card_codes(self) -> list[str]:
+        """The faces a pick may name: the deck's, but those whose every copy is in sight."""
+        seen = Counter(card.face for card in self.game.table.cards if card.public and card.face is not None)
+        return sorted((face.code for face, count in self.game.composition.items() if seen[face] < count),
+                      key=_deck_order)
+
     def private_state(self, seat: int) -> dict[str, Any]:
         """What ``seat`` knows besides the public state: the engine's view for that seat."""
         return {"view": self.game.view(seat)}
@@ -497,6 +629,24 @@ def _place_of(zone: str) -> tuple[int, int]:
     if place.kind != "slot" or place.seat is None or place.index is None:
         raise ZoneNameError(f"not a slot zone: {zone!r}")
     return place.seat, place.index
+
+
+def _put(data: dict[str, Any], at: tuple[str | int, ...], value: Any) -> None:
+    """Set ``value`` at the path ``at`` of the JSON ``data``."""
+    target: Any = data
+    for key in at[:-1]:
+        target = target[key]
+    target[at[-1]] = value
+
+
+RANK_ORDER = "A23456789TJQK"
+SUIT_ORDER = "shdc"
+
+
+def _deck_order(code: str) -> tuple[int, int]:
+    if len(code) != 2:
+        return (99, 0)  # the joker last
+    return (RANK_ORDER.index(code[0]), SUIT_ORDER.index(code[1]))
 
 
 def _card_text(code: str | None) -> str:

@@ -15,7 +15,7 @@ lying near a seat but outside its four slots is given to the nearest seat.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -101,8 +101,13 @@ def read_table(
     *,
     reveal: bool = False,
     sure: float = SURE,
+    owed: Mapping[int, int] | None = None,
 ) -> Reading:
     """Turn the camera's observation into the engine's table observation.
+
+    ``owed``: how many penalty cards each seat holds by the game so far. On a mat without
+    penalty places a loose card goes to the nearest seat that holds fewer than it is owed
+    (the referee knows whose penalty card just came), else to the nearest seat.
 
     ``reveal``: the round is at the reveal, so every card in the layouts should be face up
     and is reported as ``revealed``. Cards whose code matters and is unsure become
@@ -117,6 +122,7 @@ def read_table(
     draw: list[CardSighting] = []
     poses: dict[str, Pose] = {}
     layouts = [area for area in mat.of_kind("seat") if area.zone.seat is not None and area.zone.seat < seats]
+    loose: list[CardSighting] = []
     penalty_places = {area.zone.seat: area for area in mat.of_kind("penalty")}
 
     def keep_pose(zone: str, card: CardSighting) -> None:
@@ -142,10 +148,16 @@ def read_table(
             order = area.away_from_player(card.mat_xy) if area is not None and card.mat_xy is not None else 0.0
             penalty[place.seat].append((order, card))
         elif card.mat_xy is not None and layouts and not penalty_places:
-            nearest = min(layouts, key=lambda a: a.distance(card.mat_xy or (0.0, 0.0)))
-            distance = nearest.distance(card.mat_xy)
-            if nearest.zone.seat is not None and distance <= PENALTY_REACH_MM:
-                penalty[nearest.zone.seat].append((distance, card))
+            loose.append(card)
+
+    for card in sorted(loose, key=lambda c: min(a.distance(c.mat_xy or (0.0, 0.0)) for a in layouts)):
+        point = card.mat_xy or (0.0, 0.0)
+        near = sorted((a for a in layouts if a.distance(point) <= PENALTY_REACH_MM), key=lambda a: a.distance(point))
+        due = [a for a in near
+               if a.zone.seat is not None and len(penalty[a.zone.seat]) < (owed or {}).get(a.zone.seat, 0)]
+        chosen = (due or near)[:1]
+        if chosen and chosen[0].zone.seat is not None:
+            penalty[chosen[0].zone.seat].append((chosen[0].distance(point), card))
 
     for seat, cards in penalty.items():
         for index, (_d, card) in enumerate(sorted(cards, key=lambda item: (item[0], item[1].mat_xy or (0.0, 0.0)))):

@@ -27,14 +27,11 @@ from companion.games.poolparty import PoolParty
 from companion.games.poolparty.actions import CrocMove, Flip, Layout, Pass, Place, Reveal, Swim
 from companion.games.poolparty.tiles import Colour
 from companion.observation import BoardReading, TileSeen
+from companion.refereeing.moves import Move
 from companion.refereeing.protocol import NO_MAT, Beep, BlinkSeat, Effect, LightSeat, MatZones, TableInput
 from companion.refereeing.questions import Option
 from companion.refereeing.setup import TableSetup
-from companion.refereeing.table import MatchTable
-
-MAX_OPTIONS = 24
-"""A question never offers more buttons than fit on a phone; past this the page's own
-move entry is the way."""
+from companion.refereeing.table import MATCH_INPUTS, MatchTable
 
 
 class PoolPartyTable(MatchTable):
@@ -42,6 +39,12 @@ class PoolPartyTable(MatchTable):
 
     SEAT_ROLES = ("Red", "Yellow")
     FIRST_LABEL = "Who starts"
+    MATCH_ENDS = (
+        {"label": "One game", "rounds": 1},
+        {"label": "3 games: the most tiles in all wins", "rounds": 3},
+        {"label": "5 games", "rounds": 5},
+        {"label": "Until we finish it (the Finish button)"},
+    )
 
     def __init__(self, setup: TableSetup, mat: MatZones = NO_MAT) -> None:
         super().__init__(setup)
@@ -64,17 +67,21 @@ class PoolPartyTable(MatchTable):
     def handle(self, event: TableInput) -> list[Effect]:
         self._effects = []
         self._now = event.t_ns
-        if event.kind == "observation" and event.observation is not None and event.observation.board is not None:
+        if event.kind in MATCH_INPUTS:
+            self.on_match_input(event.kind, event.data)
+        elif event.kind == "undo":
+            self._on_undo()
+        elif event.kind == "next_round":
+            self._next_game()
+        elif self.closed():
+            pass  # the game was scored by hand, or the match finished: no more moves
+        elif event.kind == "observation" and event.observation is not None and event.observation.board is not None:
             self._now = event.observation.landed_ns
             self._on_board(event.observation.board)
         elif event.kind == "answer":
             self._on_answer(event.data)
         elif event.kind == "act":
             self._on_act(event.data)
-        elif event.kind == "undo":
-            self._on_undo()
-        elif event.kind == "next_round":
-            self._next_game()
         return self._effects
 
     def _on_board(self, board: BoardReading) -> None:
@@ -138,8 +145,8 @@ class PoolPartyTable(MatchTable):
         if len(boards) == 1:
             self._try(candidates[0])
             return
-        options = [Option(self._describe(a), (a.to_json(),)) for a in list(boards.values())[:MAX_OPTIONS]]
-        self._ask("which_move", "The camera saw a move that could be one of these: which was it?", options)
+        options = [Option(self._describe(a), (a.to_json(),)) for a in boards.values()]
+        self._ask_move("which_move", "The camera saw a move that could be one of these: which was it?", options)
 
     def _board_after(self, action: Action) -> Any:
         """What the board looks like after ``action`` (tried on the game, then taken back)."""
@@ -184,10 +191,11 @@ class PoolPartyTable(MatchTable):
         except GameError as exc:
             self._announce({"rule_id": "", "kind": "violation", "seat": None, "message": f"Not a move: {exc}"})
             return
+        self.question = None  # the move entered answers whatever was asked
         self._try(action)
 
     def _on_undo(self) -> None:
-        if not self.game.actions:
+        if self.undo_match_input() or not self.game.actions:
             return
         undone = self.game.undo()
         self.question = None
@@ -197,7 +205,7 @@ class PoolPartyTable(MatchTable):
         self._ask_unseen()
 
     def _next_game(self) -> None:
-        if self.game.outcome() is None or self.match.is_over():
+        if self.match.current_outcome() is None or self.match.is_over():
             return
         self.game = self._start_round({})
         self.question = None
@@ -252,13 +260,41 @@ class PoolPartyTable(MatchTable):
         legal = self.game.legal_actions()
         if self.question is not None or not legal or not all(isinstance(a, Reveal) for a in legal):
             return
-        options = [Option(self._describe(a), (a.to_json(),)) for a in legal[:MAX_OPTIONS]]
-        self._ask("unseen", "Turn the swimmers at the bar over: which numbers are they?", options)
+        options = [Option(self._describe(a), (a.to_json(),)) for a in legal]
+        self._ask_move("unseen", "Turn the swimmers at the bar over: which numbers are they?", options)
 
     # -- presentation ----------------------------------------------------------------------
 
     def _describe(self, action: Action) -> str:
         return self._human(_action_text(action, self.setup.seats))
+
+    def _hand_move(self, action: Action) -> Move | None:
+        """A legal action as the page offers it: a tile's move by where it goes (the path
+        taken changes nothing on the board, so a move is offered once per square reached);
+        a swimmer turned over by the number it shows (nobody knew it before)."""
+        seat = _seat_of(action)
+        if seat is None and not isinstance(action, Reveal):
+            seat = self.game.position.to_move.seat  # a tile's move is the player's to move
+        data = action.to_json()
+        if isinstance(action, Place):
+            path: tuple[str, ...] = ("Place a swimmer", f"on {action.square.name}")
+        elif isinstance(action, (Swim, CrocMove)):
+            data.pop("path", None)
+            to = "to their pool bar" if data["to"] == "bar" else f"to {data['to']}"
+            what = "Move a swimmer" if isinstance(action, Swim) else "Move a crocodile"
+            path = (what, f"from {data['from']}", to)
+        elif isinstance(action, Flip):
+            number = "its number" if action.number is None else f"a crocodile {action.number}"
+            path = ("Turn a swimmer over", f"on {data['from']}", f"it shows {number}")
+        elif isinstance(action, Reveal):
+            seat = None
+            path = (f"Tie-break: the numbers at {self._seat_name(action.bar.seat)}'s bar",
+                    ", ".join(str(n) for n in action.numbers))
+        elif isinstance(action, Pass):
+            path = ("Pass: no move",)
+        else:
+            return super()._hand_move(action)
+        return Move(seat, path, data)
 
     def public_state(self) -> dict[str, Any]:
         """The table page's state: the board as everyone sees it (stacks and their heights,

@@ -24,6 +24,8 @@ REFEREED: dict[str, str] = {
     "crocodile": "companion.refereeing.cabo:CaboTable",
     "recall": "companion.refereeing.cabo:CaboTable",
     "pool-party": "companion.refereeing.poolparty:PoolPartyTable",
+    "crapo": "companion.refereeing.crapo:CrapoTable",
+    "master-crok": "companion.refereeing.mastercrok:MasterCrokTable",
 }
 """Game name (as the engines' registry names it) -> ``module:Class`` of its table."""
 
@@ -43,6 +45,14 @@ def table_class(game: str) -> Any:
                           f"{', '.join(REFEREED)}") from None
     module_name, class_name = target.split(":")
     return getattr(importlib.import_module(module_name), class_name)
+
+
+def check_game_setup(setup: TableSetup) -> None:
+    """Refuse (:class:`~companion.refereeing.setup.SetupError`) a setup its game's table
+    cannot start with, for what only that game checks (Master Crok: every deck)."""
+    check = getattr(table_class(setup.game), "check_setup", None)
+    if check is not None:
+        check(setup)
 
 
 def open_table(setup: TableSetup, mat: MatZones) -> RefereedTable:
@@ -65,13 +75,32 @@ class GameOffer:
     """What each seat is besides its player's name (Pool Party: Red, Yellow)."""
     first_label: str = "Dealer"
     """What the first seat chosen at setup does: deals, or starts."""
+    match_ends: tuple[MatchEnd, ...] = ()
+    """The common ways to end a match of this game, the first the default."""
+    match_rule: str = ""
+    """The house rule that the setup's choice of how the match ends replaces (none: "")."""
 
     def to_json(self) -> dict[str, Any]:
         """The offer as the setup page and ``/api/games`` show it: every house rule as a form
-        field (:func:`rule_choices`)."""
+        field (:func:`rule_choices`), and the ways to end the match."""
         return {"name": self.name, "label": self.label, "min_players": self.min_players,
                 "max_players": self.max_players, "seat_roles": list(self.seat_roles),
-                "first_label": self.first_label, "house_rules": [rule_choices(rule) for rule in self.house_rules]}
+                "first_label": self.first_label, "house_rules": [rule_choices(rule) for rule in self.house_rules
+                                                                 if rule.name != self.match_rule],
+                "match_ends": [end.to_json() for end in self.match_ends]}
+
+
+@dataclass(frozen=True)
+class MatchEnd:
+    """One way to end a match, as the setup page offers it: at a total (``target``), after
+    a number of rounds (``rounds``), or neither (the players finish it by hand)."""
+
+    label: str
+    target: int | None = None
+    rounds: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"label": self.label, "target": self.target, "rounds": self.rounds}
 
 
 def value_label(value: Any) -> str:
@@ -115,7 +144,12 @@ def offer(game: str) -> GameOffer:
     table = table_class(game)
     engine = game_class(game)
     return GameOffer(game, LABELS.get(game, game), engine.MIN_PLAYERS, engine.MAX_PLAYERS, tuple(engine.HOUSE_RULES),
-                     tuple(getattr(table, "SEAT_ROLES", ())), getattr(table, "FIRST_LABEL", "Dealer"))
+                     tuple(getattr(table, "SEAT_ROLES", ())), getattr(table, "FIRST_LABEL", "Dealer"),
+                     tuple(MatchEnd(**end) for end in getattr(table, "MATCH_ENDS", UNTIL_FINISHED)),
+                     getattr(table, "MATCH_RULE", ""))
+
+
+UNTIL_FINISHED = ({"label": "Until we finish it (the Finish button)"},)
 
 
 def offers() -> list[GameOffer]:

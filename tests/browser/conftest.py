@@ -43,7 +43,7 @@ def browser_type_launch_args(browser_type_launch_args):
 
 @pytest.fixture
 def demo_table(tmp_path):
-    """The demo's composition (simulated pads, temporary store) served by waitress."""
+    """The demo's composition (simulated pads, temporary store) served as the table is served."""
     table = assemble_table(Config(), tmp_path, demo=True)
     server = start_in_thread(table.app)
     yield table, server

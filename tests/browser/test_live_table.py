@@ -236,7 +236,7 @@ def test_undo_asks_for_the_pin_refuses_a_wrong_one_and_takes_back_the_move(refer
     played.deal()
     played.plain_turn()
     expect(page.locator("#headline")).to_have_text("Cid's turn")
-    page.get_by_role("button", name="Undo last action").click()
+    page.get_by_role("button", name="Undo", exact=True).click()
     dialog = page.get_by_role("dialog")
     expect(dialog).to_be_visible()
     dialog.get_by_label("Admin PIN").fill("0000")
@@ -267,17 +267,22 @@ def test_after_a_round_the_scoreboard_has_one_line_per_seat_and_the_next_round_d
     expect(page.locator("#final-round")).to_have_text("Bob called “Crocodile”: the final round is over")
     expect(page.locator("#last-ruling .ruling-message")).to_have_text(
         "Ann wins; scores: Ann 12, Bob 14, Cid 27, Dee 23")
-    totals = page.locator("#scoreboard tfoot td")
+    totals = page.locator("#scoreboard td.total")
     expect(totals).to_have_text(["12", "14", "27", "23"])
-    expect(page.locator("#scoreboard tbody tr")).to_have_count(1)
-    chart = page.locator("#scoreboard svg.score-chart")
+    expect(page.locator("#scoreboard tbody tr th.player")).to_have_text(list(SEATS))  # one row per seat
+    expect(page.locator("#scoreboard thead th.round")).to_have_count(1)
+    # Every round and the chart of the running totals, a tap away.
+    page.get_by_role("button", name="Scores by hand").click()
+    page.locator("#all-rounds > summary").click()
+    chart = page.locator("#all-rounds-board svg.score-chart")
     expect(chart.locator("polyline")).to_have_count(4)
     # One line per seat, from 0 before the first round to the seat's total after it: the
     # worse the total, the higher the line ends (smaller y).
     ends = [float(chart.locator(f"polyline[data-seat='{s}']").get_attribute("points").split()[-1].split(",")[1])
             for s in range(4)]
     assert ends[2] < ends[3] < ends[1] < ends[0]
-    expect(page.locator("#scoreboard .legend li")).to_have_text(list(SEATS))
+    expect(page.locator("#all-rounds-board .legend li")).to_have_text(list(SEATS))
+    page.get_by_role("button", name="Close").first.click()
     # The reveal showed every card: now they are public, and shown.
     expect(page.locator("#seats .card.face")).to_have_count(16)
 
@@ -287,7 +292,7 @@ def test_after_a_round_the_scoreboard_has_one_line_per_seat_and_the_next_round_d
     page.get_by_role("dialog").get_by_role("button", name="Deal").click()
     expect(page.locator("#subline")).to_have_text("Crocodile · round 2 · dealer Bob")
     expect(next_round).to_be_hidden()
-    expect(page.locator("#scoreboard tbody tr")).to_have_count(1)  # round 2 is not scored yet
+    expect(page.locator("#scoreboard thead th.round")).to_have_count(1)  # round 2 is not scored yet
 
 
 def test_the_history_page_lists_a_finished_game(referee, phones):
@@ -306,7 +311,7 @@ def test_the_history_page_lists_a_finished_game(referee, phones):
     expect(games).to_have_count(1)
     expect(games.first.locator("h2")).to_have_text("Crocodile · Ann, Bob, Cid and Dee")
     expect(games.first.locator(".outcome")).to_have_text("Won by Ann")
-    expect(games.first.locator("tfoot td")).to_have_text(["12", "14", "27", "23"])
+    expect(games.first.locator("td.total")).to_have_text(["12", "14", "27", "23"])
     expect(games.first.locator("svg polyline")).to_have_count(4)
     expect(page.locator("#history-status")).to_have_text("1 finished game")
 
@@ -326,7 +331,7 @@ def test_the_camera_picture_is_shown_when_the_state_has_one(referee, phones):
     expect(picture).to_have_attribute("src", "/camera.jpg?v=3")  # the last picture stays
 
 
-def test_a_tv_shows_table_ruling_and_scoreboard_side_by_side_and_a_phone_stacks_them(referee, phones):
+def test_a_tv_shows_the_table_beside_the_ruling_and_the_scores_and_a_phone_puts_them_first(referee, phones):
     PlayedTable(referee).deal()
     boxes = {}
     for name, viewport in (("tv", TV), ("phone", PHONE)):
@@ -337,11 +342,10 @@ def test_a_tv_shows_table_ruling_and_scoreboard_side_by_side_and_a_phone_stacks_
         boxes[name + "-font"] = page.locator("#last-ruling .ruling-message").evaluate(
             "node => parseFloat(getComputedStyle(node).fontSize)")
     table_box, ruling_box, score_box = boxes["tv"]
-    assert table_box["x"] + table_box["width"] <= ruling_box["x"]
-    assert ruling_box["x"] + ruling_box["width"] <= score_box["x"]
-    assert abs(table_box["y"] - ruling_box["y"]) < 2 and abs(ruling_box["y"] - score_box["y"]) < 2
+    assert table_box["x"] + table_box["width"] <= ruling_box["x"] == score_box["x"]
+    assert ruling_box["y"] + ruling_box["height"] <= score_box["y"]
     table_box, ruling_box, score_box = boxes["phone"]
-    assert ruling_box["y"] + ruling_box["height"] <= table_box["y"] <= score_box["y"]
+    assert ruling_box["y"] + ruling_box["height"] <= score_box["y"] < table_box["y"]
     assert table_box["x"] == ruling_box["x"] == score_box["x"]
     assert boxes["tv-font"] > 1.5 * boxes["phone-font"]  # large type for across the room
 
@@ -367,3 +371,11 @@ def test_every_control_on_a_phone_is_a_labelled_thumb_sized_button(referee, phon
         box = button.bounding_box()
         assert box["height"] >= 44 and box["width"] >= 44, button.inner_text()
         assert button.inner_text().strip() or button.get_attribute("aria-label")
+
+
+def test_no_camera_and_a_lost_one_are_said_plainly(referee, phones):
+    page = phones.open()
+    referee.camera_status({"state": "none", "message": "none found: the game goes on by taps on the page"})
+    expect(page.locator("#camera-status")).to_have_text("No camera: none found: the game goes on by taps on the page")
+    referee.camera_status({"state": "gone", "message": "usb:0: the camera is gone; trying again in 2 s"})
+    expect(page.locator("#camera-status")).to_have_text("Camera lost: usb:0: the camera is gone; trying again in 2 s")

@@ -25,9 +25,10 @@ def test_a_game_set_up_on_one_phone_appears_on_the_table_page_of_another(demo_ta
     setup.locator("#house-rules > summary").click()
     rules = setup.get_by_role("group", name="House rules for Recall")
     rules.get_by_label("Turn direction").select_option(label="counterclockwise")
-    rules.get_by_label("Match target", exact=True).select_option(label="an integer >= 1")
-    rules.get_by_label("Match target: an integer >= 1").fill("50")
-    expect(setup.locator("#rules-changed")).to_have_text("2 changed")
+    expect(rules.get_by_label("Match target", exact=True)).to_have_count(0)  # chosen under "How the match ends"
+    expect(setup.locator("#rules-changed")).to_have_text("1 changed")
+    setup.get_by_label("How it ends").select_option(label="To another total…")
+    setup.get_by_label("The total that ends the match").fill("50")
     setup.get_by_label("An admin PIN for this table").fill("2468")
     setup.get_by_role("button", name="Start the game").click()
 
@@ -37,7 +38,8 @@ def test_a_game_set_up_on_one_phone_appears_on_the_table_page_of_another(demo_ta
     expect(watcher.locator("#seats > li .seat-name")).to_have_text(["Ann", "Bob", "Cid"])
     assert navigations == []  # the watcher switched over the live stream
     game = table.referee.live.current().state["game"]
-    assert game["setup"]["house_rules"] == {"turn_direction": "counterclockwise", "match_target": 50}
+    assert game["setup"]["house_rules"] == {"turn_direction": "counterclockwise"}
+    assert game["setup"]["target"] == 50 and game["scores"]["target"] == 50
     assert game["setup"]["dealer"] == 1 and table.store.private(PIN_KEY).startswith(("scrypt:", "pbkdf2:"))
 
 

@@ -71,7 +71,7 @@ def test_zero_hold_means_withdrawing_is_off(tmp_path):
         ("[web]\nport = \"8000\"\n", "web.port", 2, "should be a int"),
         ("[web]\nport = 70000\n", "web.port", 2, "out of range"),
         ("[web]\nthreads = 2\n", "web.threads", 2, "out of range"),
-        ("[camera]\nsource = \"webcam\"\n", "camera.source", 2, "is not none, renderer"),
+        ("[camera]\nsource = \"webcam\"\n", "camera.source", 2, "is not auto, none, renderer"),
         ("[buttons]\npin_factory = \"pigpio\"\n", "buttons.pin_factory", 2, "not one of lgpio, mock"),
         ("[table]\ngame = \"chess\"\n", "table.game", 2, "not one of crocodile"),
         ("[web]\nadmin_pin = \"12a\"\n", "web.admin_pin", 2, "4 to 64 characters"),

@@ -25,7 +25,7 @@ def check(tmp_path: Path, text: str):
     ("[buttons]\nlockout_ms = inf\n", "buttons.lockout_ms", "not a finite number"),
     ('[camera]\nsource = "folder:no/such/folder"\n', "camera.source", "no such folder"),
     ('[camera]\nsource = "video:no/such/video.mp4"\n', "camera.source", "no such file"),
-    ('[camera]\nsource = "folder:"\n', "camera.source", "is not none, renderer"),
+    ('[camera]\nsource = "folder:"\n', "camera.source", "is not auto, none, renderer"),
     ('[camera]\nmat_paper = "50x50"\n', "camera.mat_paper", "unknown paper"),
     ('[web]\nhost = ""\n', "web.host", "must not be empty"),
     ('[web]\nhost = "  "\n', "web.host", "must not be empty"),

@@ -9,28 +9,19 @@ from typing import Any
 import pytest
 
 from companion.app.assemble import pool_board
-from companion.app.demo.director import VirtualTable
-from companion.app.demo.poolparty import PoolDirector, PoolRenderedStage, PoolStage, story_setup
+from companion.app.demo.poolparty import PoolDirector, PoolReadingStage, PoolRenderedStage, story_setup
 from companion.events import InputEvent
 from companion.games.poolparty.actions import BAR, CrocMove, Flip
 from companion.referee import Referee
 from companion.store import Store
-from vision.mat.pool import PoolGeometry
-from vision.render.pool import PoolState, pool_reading
 from vision.taught.defaults import default_tile_set
 
 
-class PerfectStage(VirtualTable, PoolStage):
+class PerfectStage(PoolReadingStage):
     """What a perfect board reader would send for each board shown."""
 
     def __init__(self, referee: Any) -> None:
-        super().__init__(referee)
-        self.geometry = PoolGeometry.from_board(pool_board())
-
-    def show(self, state: PoolState) -> None:
-        t = self._tick(700)
-        reading = {"t_ns": t, "frame_index": 0, "calibration": "fresh", "board": pool_reading(self.geometry, state)}
-        self._submit(InputEvent("camera", "observation", t, None, reading))
+        super().__init__(referee, pool_board())
 
 
 def new_referee(path) -> Referee:

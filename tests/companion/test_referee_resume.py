@@ -22,6 +22,21 @@ def test_restart_resumes_the_same_session_and_state(tmp_path):
     assert again.live.current().state == before
 
 
+def test_a_game_replaced_by_a_setup_resumes_as_it_was_shown(tmp_path):
+    store = Store(tmp_path / "t.sqlite3")
+    referee = Referee(store, seats=["Ann", "Bob"])
+    for t_ns, kind, data in [(1, "setup", {"game": "crocodile", "seats": ["Ann", "Bob"]}),
+                             (2, "answer", {"question": 1, "option": 0}),
+                             (3, "setup", {"game": "crocodile", "seats": ["Ann", "Bob", "Cid"]}),
+                             (4, "answer", {"question": 2, "option": 1})]:
+        referee.submit(InputEvent("phone", kind, t_ns, data=data))
+    referee.process_pending()
+    shown = referee.public_state()
+    assert [r["kind"] for r in shown["recent"]] == ["answer", "setup"] and shown["inputs"] == 2
+
+    assert Referee(store, seats=["ignored"]).public_state() == shown
+
+
 def test_inputs_from_threads_are_handled_in_order_by_the_loop(tmp_path):
     import threading
 

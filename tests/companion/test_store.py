@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -13,7 +14,7 @@ import time
 
 import pytest
 
-from companion.store import MIGRATIONS, SCHEMA_VERSION, Store, StoreError
+from companion.store import MIGRATIONS, SCHEMA_VERSION, CorruptStore, Store, StoreError, set_aside_if_damaged
 
 # The child appends events forever and prints each acknowledged seq on stdout *after*
 # append() returned; whatever it printed must survive a SIGKILL at any moment.
@@ -115,16 +116,18 @@ def test_migration_from_version_1_keeps_the_events(tmp_path):
     assert [e.seq for e in store.events(1)] == [1, 2]
 
 
-def test_a_newer_schema_is_refused_untouched(tmp_path):
+@pytest.mark.parametrize("opener", [Store, set_aside_if_damaged], ids=["Store", "set_aside_if_damaged"])
+def test_a_newer_schema_is_refused_untouched(tmp_path, opener):
     path = tmp_path / "new.sqlite3"
     Store(path).close()
     db = sqlite3.connect(path)
     db.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
     db.close()
     with pytest.raises(StoreError, match="newer than this program"):
-        Store(path)
+        opener(path)
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION + 1
+    assert not [p for p in tmp_path.iterdir() if "corrupt" in p.name]  # not damaged: never moved
 
 
 def test_a_file_that_is_not_a_database_is_a_clear_error(tmp_path):
@@ -143,7 +146,7 @@ def test_private_settings_live_apart_from_the_events_and_survive_a_reopen(tmp_pa
     old.append(session, "input.call", {"seat": 1})
     old.close()
     store = Store(path)
-    assert store.schema_version == 3 and store.private("admin_pin_hash") is None
+    assert store.schema_version == SCHEMA_VERSION and store.private("admin_pin_hash") is None
     assert store.set_private("admin_pin_hash", "h1", only_if_unset=True) is True
     assert store.set_private("admin_pin_hash", "h2", only_if_unset=True) is False  # the first claim wins
     assert store.private("admin_pin_hash") == "h1"
@@ -152,3 +155,66 @@ def test_private_settings_live_apart_from_the_events_and_survive_a_reopen(tmp_pa
     reopened = Store(path)
     assert reopened.private("admin_pin_hash") == "h3"
     assert "h3" not in str([e.payload for e in reopened.events(session)])
+
+
+# -- a damaged store: moved aside, what can be read exported, a fresh store started ----------
+
+
+def _filled(path, games: int = 3, events: int = 300) -> None:
+    store = Store(path)
+    for game in range(games):
+        session = store.new_session(f"game {game}", game="crocodile", meta={"seats": ["Ann", "Bob"]})
+        for n in range(events):
+            store.append(session, "input.answer", {"n": n, "pad": "x" * 200}, source="phone")
+    store.close()
+
+
+def _exported(aside) -> list[dict]:
+    return [json.loads(line) for line in aside.export.read_text().splitlines()]
+
+
+def _opens_fresh(path, caplog, damaged: bytes):
+    with caplog.at_level("ERROR", logger="companion.store"):
+        store, aside = set_aside_if_damaged(path)
+    try:
+        assert aside is not None
+        assert aside.moved_to.parent == path.parent and aside.moved_to.name.startswith(path.name + ".corrupt-")
+        assert aside.moved_to.read_bytes() == damaged  # moved, never rewritten
+        assert store.sessions() == [] and store.append(store.new_session("new"), "input.tap").seq == 1
+        message = [r.getMessage() for r in caplog.records if r.name == "companion.store"]
+        assert len(message) == 1 and str(aside.moved_to) in message[0] and str(aside.export) in message[0]
+        return aside, _exported(aside)
+    finally:
+        store.close()
+
+
+def test_a_file_of_garbage_is_moved_aside_and_a_fresh_store_started(tmp_path, caplog):
+    path = tmp_path / "events.sqlite3"
+    path.write_bytes(b"this is not sqlite" * 100)
+    aside, exported = _opens_fresh(path, caplog, b"this is not sqlite" * 100)
+    assert exported == [] and aside.problems
+
+
+def test_a_truncated_store_is_moved_aside_with_what_can_be_read(tmp_path, caplog):
+    path = tmp_path / "events.sqlite3"
+    _filled(path)
+    cut = path.read_bytes()[: path.stat().st_size // 2]
+    path.write_bytes(cut)
+    aside, exported = _opens_fresh(path, caplog, cut)
+    assert [row["name"] for row in exported if row["type"] == "session"] == ["game 0", "game 1", "game 2"]
+
+
+def test_a_store_failing_its_check_is_moved_aside_with_the_readable_events(tmp_path, caplog):
+    path = tmp_path / "events.sqlite3"
+    _filled(path)
+    data = bytearray(path.read_bytes())
+    data[20 * 4096 + 100: 20 * 4096 + 3000] = b"\xab" * 2900  # one page of the log scribbled over
+    path.write_bytes(bytes(data))
+    with pytest.raises(CorruptStore, match="quick_check"):
+        Store(path)
+    aside, exported = _opens_fresh(path, caplog, bytes(data))
+    events = [row for row in exported if row["type"] == "event"]
+    assert 0 < len(events) < 900 and aside.events == len(events)
+    assert all(row["payload"]["pad"] == "x" * 200 and row["kind"] == "input.answer" for row in events)
+    assert sum(row["type"] == "session" for row in exported) == 3
+

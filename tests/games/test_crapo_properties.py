@@ -14,6 +14,7 @@ from companion.games.crapo import Crapo, Draw, Sequence, Stop, Trash
 from companion.games.crapo.faces import face
 from companion.games.crapo.inference import explain, observe
 from companion.games.crapo.play import play_random_game, random_action
+from companion.games.crapo.reading import CrapoReading
 from companion.games.crapo.rules import play
 from companion.games.records import game_from_record
 
@@ -102,7 +103,7 @@ def test_move_inference_finds_the_move_that_was_made(seed, rules, stop, policy):
         game.apply(action)
         if isinstance(action, Stop):
             continue  # a button, not something the camera sees
-        explanation = explain(before, game.ctx, observe(game.table))
+        explanation = explain(before, game.ctx, CrapoReading.from_json(observe(game.table)))
         assert action in explanation.candidates or any(
             play(before.copy(), game.ctx, c)[0].key() == game.table.key() for c in explanation.candidates
         ), f"{action} not among {explanation.candidates}"

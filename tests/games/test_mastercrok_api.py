@@ -28,6 +28,7 @@ from companion.games.mastercrok import (
     Reveal,
     Use,
 )
+from companion.games.mastercrok.inference import BattleReading
 from companion.games.match import Match
 from companion.games.records import RecordError, game_from_record, replay_summary
 
@@ -270,9 +271,14 @@ def played_face_down(croks: dict[int, str | None]) -> MasterCrok:
     return game
 
 
+def battle(seen: dict) -> BattleReading:
+    """The battle places as a camera saw them (the records' notation)."""
+    return BattleReading.from_json({"battle": seen})
+
+
 def test_explain_turns_the_croks_seen_face_up_into_the_reveal() -> None:
     game = played_face_down({0: None, 1: None})
-    explanation = game.explain({"battle": {"0": "a1", "1": "b9"}})
+    explanation = game.explain(battle({"0": "a1", "1": "b9"}))
     assert explanation.candidates == (Reveal(((0, "a1"), (1, "b9"))),) and explanation.violation is None
     game.apply(explanation.candidates[0])
     assert [c.crok for c in game.table[1].winners] == ["b9"]
@@ -291,12 +297,14 @@ def test_explain_reads_vision_observations() -> None:
 
 def test_explain_unchanged_partial_and_unreadable() -> None:
     game = played_face_down({0: None, 1: None})
-    assert game.explain({"battle": {"0": "BACK", "1": "BACK"}}) == Explanation(unchanged=True)
-    assert game.explain({"battle": {"0": "a1"}}).unexplained == ("seat1/battle",)
-    assert game.explain({"battle": {"0": "a1", "1": None}}).unexplained == ("seat1/battle",)
-    assert game.explain({"battle": {"0": "a1", "1": "zz"}}).unexplained == ("seat1/battle",)
-    assert game.explain({"battle": {"0": "a1", "1": "b2", "3": "c3"}}).unexplained == ("seat3/battle",)
+    assert game.explain(battle({"0": "BACK", "1": "BACK"})) == Explanation(unchanged=True)
+    assert game.explain(battle({"0": "a1"})).unexplained == ("seat1/battle",)
+    assert game.explain(battle({"0": "a1", "1": None})).unexplained == ("seat1/battle",)
+    assert game.explain(battle({"0": "a1", "1": "zz"})).unexplained == ("seat1/battle",)
+    assert game.explain(battle({"0": "a1", "1": "b2", "3": "c3"})).unexplained == ("seat3/battle",)
     with pytest.raises(ActionFormatError, match="a Master Crok reading"):
+        BattleReading.from_json({"board": {}})
+    with pytest.raises(ActionFormatError, match="not a reading of the battle"):
         game.explain({"board": {}})
 
 
@@ -304,30 +312,30 @@ def test_explain_flags_a_premature_or_impossible_reveal() -> None:
     game = refereed(2)
     game.apply(Choose(0, BattleType.POWER))
     game.apply(Play(0, None))
-    early = game.explain({"battle": {"0": "a1"}})
+    early = game.explain(battle({"0": "a1"}))
     assert early.violation is not None and early.violation.rule_id == "MC-06" and not early.candidates
     game.apply(Play(1, "b2"))
-    wrong = game.explain({"battle": {"0": "a1", "1": "c3"}})  # Bob told the referee he played b2
+    wrong = game.explain(battle({"0": "a1", "1": "c3"}))  # Bob told the referee he played b2
     assert wrong.violation is not None and wrong.violation.rule_id == "MC-06"
 
 
 def test_explain_a_swap_during_the_abilities_round() -> None:
     game = played_face_down({0: "master", 1: "b9", 2: "boost-c"})
     game.apply(Reveal(()))
-    assert game.explain({"battle": {"0": "master", "1": "b9", "2": "boost-c"}}).unchanged
-    assert game.explain({"battle": {"0": "b9", "1": "master"}}).candidates == (Use(0, targets=(1,)),)
-    assert game.explain({"battle": {"0": "boost-c", "2": "master"}}).candidates == (Use(0, targets=(2,)),)
-    rotated = game.explain({"battle": {"0": "boost-c", "1": "master", "2": "b9"}})
+    assert game.explain(battle({"0": "master", "1": "b9", "2": "boost-c"})).unchanged
+    assert game.explain(battle({"0": "b9", "1": "master"})).candidates == (Use(0, targets=(1,)),)
+    assert game.explain(battle({"0": "boost-c", "2": "master"})).candidates == (Use(0, targets=(2,)),)
+    rotated = game.explain(battle({"0": "boost-c", "1": "master", "2": "b9"}))
     assert rotated.unexplained == ("seat0/battle", "seat1/battle", "seat2/battle") and not rotated.candidates
     game.apply(Decline(0))
-    late = game.explain({"battle": {"0": "b9", "1": "master"}})
+    late = game.explain(battle({"0": "b9", "1": "master"}))
     assert late.violation is not None and late.violation.rule_id == "MC-07"  # Ann declined her Master
 
 
 def test_explain_a_swap_of_two_other_croks() -> None:
     game = played_face_down({0: "a1", 1: "b9", 2: "jungle"})
     game.apply(Reveal(()))
-    assert game.explain({"battle": {"0": "b9", "1": "a1"}}).candidates == (Use(2, targets=(0, 1)),)
+    assert game.explain(battle({"0": "b9", "1": "a1"})).candidates == (Use(2, targets=(0, 1)),)
 
 
 # -- inference: the page -----------------------------------------------------------------------------------

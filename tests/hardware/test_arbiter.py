@@ -254,3 +254,33 @@ def test_many_unarmed_presses_are_pruned_but_recent_ones_kept() -> None:
     assert result.false_starts == tuple(
         (i % 8, T_ARM - (2000 - i) * 100 * MS) for i in range(2000) if (2000 - i) * 100 <= 500
     )
+
+
+def test_a_card_that_landed_before_the_last_window_closed_takes_its_slaps_back():
+    # The camera tells of a card once the table is still; the pads meanwhile ruled a slap
+    # made as it landed in the last card's window. Armed at the landing, the new window
+    # takes back the slaps from then on; a slap before the landing stays the old card's
+    # (not a false start of the new one).
+    ms = 1_000_000
+    arbiter = SlapArbiter(settle_ms=15, tie_threshold_ms=1, lockout_ms=100, false_start="lockout")
+    arbiter.arm(0)
+    arbiter.feed(1, 880 * ms)   # on the last card
+    arbiter.feed(2, 1000 * ms)  # as the next card lands (at 900 ms)
+    old = arbiter.result(1020 * ms)
+    assert old is not None and old.t_arm_ns == 0 and old.order[0] == (1, 880 * ms)
+    arbiter.close(1020 * ms)
+    arbiter.arm(900 * ms)
+    new = arbiter.result(1100 * ms)
+    assert new is not None and new.t_arm_ns == 900 * ms
+    assert new.order == ((2, 1000 * ms),) and new.false_starts == () and new.locked_out == ()
+
+
+def test_a_window_armed_after_the_last_one_closed_takes_nothing_back():
+    ms = 1_000_000
+    arbiter = SlapArbiter(settle_ms=15, lockout_ms=100)
+    arbiter.arm(0)
+    arbiter.feed(1, 500 * ms)
+    assert arbiter.result(600 * ms) is not None
+    arbiter.close(600 * ms)
+    arbiter.arm(700 * ms)
+    assert arbiter.result(2000 * ms) is None  # nobody slapped on this card

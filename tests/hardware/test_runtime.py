@@ -207,3 +207,16 @@ def test_the_runtime_thread_rules_without_being_pumped(
     assert [type(g).__name__ for g in got] == ["PadEvent", "PadEvent", "SlapResult"]
     result = got[2]
     assert isinstance(result, SlapResult) and result.order[0][0] == 3
+
+
+def test_a_window_is_opened_no_further_back_than_the_arbiter_keeps_edges() -> None:
+    from hardware.arbiter import ARM_LATE_MARGIN_NS
+
+    now = 100_000 * MS
+    runtime = PadRuntime(SlapArbiter(), lambda item: None, clock=lambda: now)
+    runtime.arm(now - 300 * MS)  # a frame 300 ms old: taken as it is
+    runtime.pump(now)
+    assert runtime.arbiter.t_arm_ns == now - 300 * MS
+    runtime.arm(now - 60_000 * MS)  # a change the camera dated a minute back
+    runtime.pump(now)
+    assert runtime.arbiter.t_arm_ns == now - ARM_LATE_MARGIN_NS

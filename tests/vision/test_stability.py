@@ -203,3 +203,39 @@ def test_changed_zones_names_the_zones_a_region_touches():
 def test_bad_settings_are_refused():
     with pytest.raises(ValueError, match="stable_frames"):
         StabilityGate(stable_frames=0)
+
+
+def stamped(images, first_index, t0_ns, step_ns=100_000_000):
+    """The images as camera frames, ``step_ns`` apart from ``t0_ns``."""
+    return [Frame(image, t0_ns + i * step_ns, first_index + i, "test") for i, image in enumerate(images)]
+
+
+def test_a_settled_change_says_when_it_began_the_first_frame_that_moved(renderer, layout):
+    # A card lands (the frame with it moves), the table stays still three frames, then the
+    # gate settles: the change began at the landing frame's time, not the settling frame's.
+    gate = StabilityGate(stable_frames=3)
+    run(gate, stamped(frames(renderer, layout, BASE, 5), 0, 1_000_000_000))
+    landing = stamped(frames(renderer, layout, MORE, 5, seed=10), 5, 2_000_000_000)
+    reports = run(gate, landing)
+    settled = [r for r in reports if r.settled]
+    assert len(settled) == 1
+    assert settled[0].began_ns == landing[0].t_ns
+    assert settled[0].frame_index == landing[3].index  # settled three frames later
+
+
+def test_a_hand_that_passes_and_leaves_nothing_does_not_date_the_next_change(renderer, layout):
+    gate = StabilityGate(stable_frames=3)
+    run(gate, stamped(frames(renderer, layout, BASE, 5), 0, 1_000_000_000))
+    hand = [HandOver("discard", seat=0)]
+    passing = stamped(frames(renderer, layout, BASE, 1, hands=hand, seed=20)
+                      + frames(renderer, layout, BASE, 5, seed=21), 5, 2_000_000_000)
+    assert not any(r.settled for r in run(gate, passing))  # nothing changed: nothing to settle
+    landing = stamped(frames(renderer, layout, MORE, 5, seed=30), 11, 3_000_000_000)
+    settled = [r for r in run(gate, landing) if r.settled]
+    assert [r.began_ns for r in settled] == [landing[0].t_ns]
+
+
+def test_frames_without_time_settle_without_a_beginning(renderer, layout):
+    gate = settled_gate(renderer, layout)
+    settled = [r for r in run(gate, frames(renderer, layout, MORE, 5, seed=10)) if r.settled]
+    assert [r.began_ns for r in settled] == [None]

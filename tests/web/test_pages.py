@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 import pytest
 
 from companion.games import game_class
-from companion.refereeing.registry import REFEREED, rule_choices, value_label
+from companion.refereeing.registry import REFEREED, offer, rule_choices, value_label
 from web import create_app
 from web.pages import setup_games
 
@@ -46,7 +46,7 @@ def page(client, path: str) -> tuple[str, Elements]:
     return html, Elements(html)
 
 
-@pytest.mark.parametrize("path", ["/", "/setup", "/history"])
+@pytest.mark.parametrize("path", ["/", "/setup", "/history", "/players"])
 def test_every_page_has_the_nav_the_indicator_and_only_local_assets(client, path):
     html, tags = page(client, path)
     assert tags.by_id("connection")["role"] == "status"
@@ -71,7 +71,7 @@ def static_file(client, path: str) -> str:
 
 
 def test_every_script_a_page_loads_is_served_with_its_imports(client):
-    for path in ["/", "/setup", "/history"]:
+    for path in ["/", "/setup", "/history", "/players", "/rules", "/rules/crocodile"]:
         _html, tags = page(client, path)
         for script in tags.find("script"):
             source = static_file(client, script["src"])
@@ -85,7 +85,8 @@ def test_every_script_a_page_loads_is_served_with_its_imports(client):
 def test_the_table_page_has_each_live_part(client):
     _html, tags = page(client, "/")
     for part in ["headline", "last-ruling", "question-panel", "question-options", "seats", "discard-top",
-                 "scoreboard", "camera-picture", "undo-button", "next-round-button", "pin-dialog", "recent"]:
+                 "scoreboard", "camera-picture", "undo-button", "next-round-button", "pin-dialog", "move-button",
+                 "move-dialog", "scores-dialog", "finish-button", "join-qr", "rule-dialog"]:
         tags.by_id(part)
     assert tags.by_id("last-ruling")["aria-live"] == "polite"
     assert tags.by_id("pin-input")["type"] == "password"
@@ -126,6 +127,9 @@ def test_the_setup_page_starts_from_the_tables_seat_names_and_offers_each_as_dea
 def test_the_setup_page_shows_every_house_rule_with_default_gap_and_reason(client, game):
     html, tags = page(client, "/setup")
     for rule in game_class(game).HOUSE_RULES:
+        if rule.name == offer(game).match_rule:
+            assert not tags.find("div", data_rule=rule.name)  # chosen under "How the match ends"
+            continue
         block = tags.find("div", data_rule=rule.name)
         assert block, rule.name
         assert any(json.loads(b["data-default"]) == rule.default for b in block)
@@ -133,6 +137,9 @@ def test_the_setup_page_shows_every_house_rule_with_default_gap_and_reason(clien
         assert tags.find("label", **{"for": control_id}), rule.name
         help_text = _text_of(html, f"{control_id}-help")
         assert rule.gap in help_text and f"Default: {value_label(rule.default)}." in help_text
+        chips = tags.find("a", href=f"/rules/rule/{rule.gap}")  # the tag opens the rule
+        assert any(chip.get("class") == "gap" for chip in chips), rule.gap
+        assert "RULES.md" not in help_text
         assert " ".join(rule.reason.split()) in help_text
         if rule.disabled_reason:
             assert "disabled" in tags.by_id(control_id)
@@ -153,11 +160,18 @@ def test_a_rule_that_takes_a_number_gets_a_number_field_with_its_bounds(client):
     _html, tags = page(client, "/setup")
     jokers = tags.by_id("rule-crocodile-jokers_per_deck")
     assert (jokers["type"], jokers["min"], jokers["max"], jokers["value"]) == ("number", "0", "2", "2")
-    # "none" or a number: a select whose last choice reveals the number field.
-    target = tags.by_id("rule-crocodile-match_target-number")
-    assert target["min"] == "1" and target.get("max") is None and "hidden" in target
     penalty = tags.by_id("rule-crocodile-wrong_smack_penalty_cards")
     assert penalty["min"] == "0" and penalty["value"] == "1"
+
+
+def test_the_setup_page_offers_the_common_ends_of_a_match_first_game_first(client):
+    html, tags = page(client, "/setup")
+    start = html.index('id="match-end"')
+    options = re.findall(r'<option value="([^"]+)"[^>]*>([^<]*)</option>', html[start:html.index("</select>", start)])
+    assert options[0][1].startswith("100 points") and ("points", "To another total…") in options
+    ends = json.loads(tags.by_id("match-end")["data-ends"])
+    assert [end["rounds"] for end in ends[2]][:1] == [1]  # Pool Party: one game first
+    assert ends == [[e.to_json() for e in offer(game).match_ends] for game in REFEREED]
 
 
 def test_rule_choices_keep_value_types_and_mark_the_default():

@@ -16,6 +16,7 @@ import numpy as np
 
 from companion.cards import JOKER
 from vision.cards.jokers import RED_WITNESS_SURE, WITNESS_SURE, asked, default_joker_witness, witnessed
+from vision.cards.namer import IndexNamer, default_namer
 from vision.cards.net import JOKER_CLASS, NONE, RANK_CLASSES, SUIT_CLASSES, IndexNet
 from vision.cards.proposals import Proposals, cut_patches, ink_depth, patch_input
 
@@ -105,9 +106,13 @@ class IndexReader:
     """Scores candidates with the network and returns the indices it believes in."""
 
     def __init__(self, net: IndexNet | None = None, min_index: float = 0.5,
-                 joker_witness: Callable[[], IndexNet] | None = None) -> None:
+                 joker_witness: Callable[[], IndexNet] | None = None,
+                 namer: IndexNamer | None | str = "shipped") -> None:
         self.net = net or default_net()
         self.min_index = min_index
+        # the shipped namer goes with the shipped index net (it names what that net finds)
+        self.namer: IndexNamer | None = (default_namer() if net is None else None) if isinstance(namer, str) else namer
+        """The learned namer (``vision.cards.namer``) naming rank and suit, or None: the net does."""
         """Candidates whose probability of being an index is below this are dropped."""
         # the joker witness (``vision.cards.jokers``) was tuned from the shipped net: it goes
         # with that one unless given; loaded when first asked, so that the script making it
@@ -125,9 +130,25 @@ class IndexReader:
         keep = self.net.gate.passes(x) if self.net.gate is not None else np.ones(n, bool)
         if keep.any():
             rank_p, suit_p = self.net.probabilities(x[keep])
+            if self.namer is not None:
+                rank_p, suit_p = self._named(x[keep], rank_p, suit_p)
             is_index[keep] = 1.0 - rank_p[:, NONE]
             codes[keep] = code_probabilities(rank_p, suit_p)
         return is_index, codes
+
+    def _named(self, x: np.ndarray, rank_p: np.ndarray, suit_p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The net's probabilities with rank (A..K) and suit taken from the namer, for the
+        candidates the net gives at least :data:`NAMED_FROM` of being an index: the net keeps
+        its say on "no index" and "joker", the namer shares out the rest among A..K."""
+        assert self.namer is not None
+        ask = 1.0 - rank_p[:, NONE] >= NAMED_FROM
+        if not ask.any():
+            return rank_p, suit_p
+        ranks, suits = self.namer.probabilities(x[ask])
+        rank_p, suit_p = rank_p.copy(), suit_p.copy()
+        rank_p[ask, :13] = ranks * rank_p[ask, :13].sum(axis=1, keepdims=True)
+        suit_p[ask] = suits
+        return rank_p, suit_p
 
     def read(self, image: np.ndarray, props: Proposals, on_mat: bool = False) -> list[IndexReading]:
         """The indices among ``props``, one per physical index, most certain first
@@ -211,6 +232,11 @@ def _not_jokers(image: np.ndarray, props: Proposals, kept: np.ndarray, is_index:
         on_index[ask] = (gap < 0.5 * props.span[others][None, :]).any(axis=1)
     return (only & ~words) | red | on_index, red & ~on_index
 
+
+NAMED_FROM = 0.05
+"""Candidates the index net gives less than this of being an index are not named by the
+namer (the reader keeps none under 0.1, :data:`WEAK_JOKER_INDEX`): it is spared the pips and
+the carpet."""
 
 MIN_WEIGHT = 1e-6
 """The least weight a candidate has when merged with others on the same index."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
@@ -257,3 +257,40 @@ def random_battle(seed: int, taught: Sequence[Mapping[str, Any]], strangers: Seq
     scene = Scene(camera, hands=tuple(hand_list), layout=layout, effects=effects, pieces=tuple(pieces),
                   mat_style=("felt", "blue", "felt")[int(rng.integers(3))])
     return RandomBattle(scene, layout, frozenset(str(c["id"]) for c in taught))
+
+
+# -- a table of Master Crok -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class CrokTable:
+    """What lies on a Master Crok mat: each seat's battle spot (its Crok, face up or down)
+    and, on a mat with piles, each seat's winners and losers (bottom first, face up).
+    Keys are the mat's zone names (``seat0/battle``, ``seat1/winners``)."""
+
+    spots: Mapping[str, tuple[str, bool]] = field(default_factory=dict)
+    """Zone -> (catalog id, face up)."""
+    piles: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Zone -> catalog ids, bottom first."""
+
+
+def crok_table_pieces(layout: MatLayout, table: CrokTable, cards: Mapping[str, Mapping[str, Any]],
+                      seed: int = 0) -> tuple[PiecePlacement, ...]:
+    """The cards of ``table`` on ``layout``, each turned to face its player (the zone's
+    facing), a pile's cards a little askew as hands lay them."""
+    pieces: list[PiecePlacement] = []
+    for zone_name, ids in sorted(table.piles.items()):
+        zone = layout.zone(zone_name)
+        x, y = zone.rect.centre
+        for k, crok in enumerate(ids):
+            rng = np.random.default_rng([seed, zlib.crc32(zone_name.encode()), k])
+            dx, dy = rng.normal(0.0, 1.0, 2)
+            pieces.append(crok_piece(cards[crok], x + dx, y + dy, zone.facing + float(rng.normal(0.0, 1.5)),
+                                     lift_mm=0.3 * (k + 1), zone=zone_name))
+    for zone_name, (crok, face_up) in sorted(table.spots.items()):
+        zone = layout.zone(zone_name)
+        x, y = zone.rect.centre
+        rng = np.random.default_rng([seed, zlib.crc32(zone_name.encode()), zlib.crc32(crok.encode())])
+        dx, dy = rng.normal(0.0, 1.5, 2)
+        pieces.append(crok_piece(cards[crok], x + dx, y + dy, zone.facing + float(rng.normal(0.0, 3.0)),
+                                 face_up=face_up, lift_mm=0.3, zone=zone_name))
+    return tuple(pieces)

@@ -106,3 +106,25 @@ class PoolRendererSource(RendererSource):
     def scene(self, state: Any, effects: Effects) -> Scene:
         return self._pool_scene(self.layout, self.geometry, state, camera=self._camera, seed=self.seed,
                                 effects=effects)
+
+
+class CrokRendererSource(RendererSource):
+    """Frames of a rendered Master Crok table: the battle mat ``layout`` with the Croks of a
+    :class:`~vision.render.croks.CrokTable` (set with :meth:`set_state`); ``cards`` are the
+    catalog's entries by id, as the renderer draws them."""
+
+    def __init__(self, layout: MatLayout, cards: Any, state: Any = None, seed: int = 0, fps: float | None = None,
+                 size: tuple[int, int] = (1280, 720), effects: Effects = LIVE_EFFECTS) -> None:
+        from vision.render.camera import overhead_camera
+        from vision.render.croks import CrokTable
+
+        super().__init__(layout, TableState(), seed=seed, fps=fps, size=size, effects=effects)
+        self.cards = {str(c["id"]): c for c in cards}
+        self._state = state if state is not None else CrokTable()
+        self._camera = overhead_camera(layout.size_mm, size, tilt_deg=4.0, pan_deg=-2.0)
+
+    def scene(self, state: Any, effects: Effects) -> Scene:
+        from vision.render.croks import crok_table_pieces
+
+        return Scene(self._camera, layout=self.layout, effects=effects,
+                     pieces=crok_table_pieces(self.layout, state, self.cards, seed=self.seed))

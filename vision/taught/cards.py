@@ -27,6 +27,7 @@ with up to about a third covered, and cards of no taught kind reported as unknow
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,9 +36,11 @@ import numpy as np
 
 from companion.observation import CardSighting, Observation
 from vision.cards.geometry import warp_quad
+from vision.frame import Frame
 from vision.mat.calibration import MatCalibrator
 from vision.mat.layout import MatLayout
-from vision.stability import hands, skin_mask
+from vision.shrink import shrunk
+from vision.stability import Region, StabilityGate, hands, skin_mask
 from vision.taught.features import largest_blob, orb, order_corners, positions
 from vision.taught.lone import DISTINCT, THUMB, LoneCards, agreeing, thumb_vector
 from vision.taught.store import TaughtDeck
@@ -95,6 +98,9 @@ three on training seeds)."""
 LEAST_FEATURES = 500
 """ORB keypoints looked for on the smallest blob."""
 WORK_SCALE = 0.5
+HAND_LOOK_EVERY = 4
+"""While the stability gate sees a resting hand on a still table, the cards are looked at on
+the first such frame and every fourth after (a full read each frame would cost a core)."""
 
 
 Keypoints = tuple[np.ndarray, np.ndarray]
@@ -440,10 +446,13 @@ class MatContext:
     to_mat: Any = None
 
 
-def mat_context(image: np.ndarray, calibrator: MatCalibrator | None, card_mm: tuple[float, float]) -> MatContext:
+def mat_context(image: np.ndarray, calibrator: MatCalibrator | None, card_mm: tuple[float, float],
+                t_ns: int | None = None, changed: Sequence[Box] | None = None) -> MatContext:
+    """The mat in ``image``; ``t_ns`` and ``changed`` (where the frame differs from the last
+    one read) let the calibrator keep what no change touched (see ``MatCalibrator.update``)."""
     if calibrator is None:
         return MatContext(None, None)
-    calibration = calibrator.update(image)
+    calibration = calibrator.update(image, t_ns, changed)
     if not calibration.ok:
         return MatContext(None, None)
     layout = calibrator.layout
@@ -535,31 +544,57 @@ class TaughtCardReader:
         self.index = DeckIndex(deck)
         self.layout = layout
         self.calibrator = MatCalibrator(layout) if layout is not None else None
+        self.gate = StabilityGate()
+        self._last: Observation | None = None
+        self._hand_frames = 0
+        self._blobs: list[tuple[Box, list[CardMatch], list[np.ndarray]]] = []
+        """The blobs of the last read and what was found in each (kept where nothing changed)."""
+        self.hand_looks = self.hands_accepted = 0
+        """How often the gate's resting hand was looked at, and found to be cards' print."""
 
-    def find(self, image: np.ndarray) -> tuple[list[CardMatch], list[np.ndarray], MatContext]:
-        """The taught cards found, the outlines of unknown cards, and the mat context."""
-        context = mat_context(image, self.calibrator, self.deck.card_mm)
+    def find(self, image: np.ndarray, t_ns: int | None = None,
+             changed: Sequence[Box] | None = None) -> tuple[list[CardMatch], list[np.ndarray], MatContext]:
+        """The taught cards found, the outlines of unknown cards, and the mat context.
+        ``changed``: where the frame differs from the one read last (x0, y0, x1, y1 boxes,
+        frame pixels); a blob outside them all, where the last read found one of the same
+        outline, keeps what was found in it (a pile nobody touched is not read again)."""
+        context = mat_context(image, self.calibrator, self.deck.card_mm, t_ns, changed)
         grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         fg = foreground(image, context.sheet, context.card_px)
         found: list[CardMatch] = []
         unknown: list[np.ndarray] = []
+        cache, self._blobs = self._blobs, []
         for blob in card_blobs(fg, context.card_px):
-            area = cv2.contourArea(blob.astype(np.float32))
-            whole = whole_card(blob, area, context.card_px, self.deck.card_mm)
-            if whole is not None:
-                # One card lying alone: named from its keypoints at their places, or unknown.
-                lone = self.index.lone.name(warp_quad(image, whole, self.index.size))
-                if lone is None:
-                    unknown.append(whole)
-                else:
-                    corners = np.roll(whole, -2, axis=0) if lone.half_turn else whole
-                    found.append(CardMatch(lone.card, corners, lone.inliers, lone.matches))
+            box = _box(blob)
+            kept = _kept(box, cache, changed)
+            if kept is not None:
+                found.extend(kept[1])
+                unknown.extend(kept[2])
+                self._blobs.append(kept)
                 continue
-            in_frame, left = self._overlapping(grey, blob, area, context)
-            found.extend(in_frame)
-            unknown.extend(left)
+            before = len(found), len(unknown)
+            self._read_blob(image, grey, blob, context, found, unknown)
+            self._blobs.append((box, found[before[0]:], unknown[before[1]:]))
         # A lamp's glare on the mat is a card-sized patch of smooth light: no card's print.
         return found, [u for u in unknown if has_print(grey, u, fg)], context
+
+    def _read_blob(self, image: np.ndarray, grey: np.ndarray, blob: np.ndarray, context: MatContext,
+                   found: list[CardMatch], unknown: list[np.ndarray]) -> None:
+        """The cards of one blob: a card lying alone, or cards overlapping."""
+        area = cv2.contourArea(blob.astype(np.float32))
+        whole = whole_card(blob, area, context.card_px, self.deck.card_mm)
+        if whole is not None:
+            # One card lying alone: named from its keypoints at their places, or unknown.
+            lone = self.index.lone.name(warp_quad(image, whole, self.index.size))
+            if lone is None:
+                unknown.append(whole)
+            else:
+                corners = np.roll(whole, -2, axis=0) if lone.half_turn else whole
+                found.append(CardMatch(lone.card, corners, lone.inliers, lone.matches))
+            return
+        in_frame, left = self._overlapping(grey, blob, area, context)
+        found.extend(in_frame)
+        unknown.extend(left)
 
     def _overlapping(self, grey: np.ndarray, blob: np.ndarray, area: float,
                      context: MatContext) -> tuple[list[CardMatch], list[np.ndarray]]:
@@ -631,13 +666,69 @@ class TaughtCardReader:
             out.append(order_corners(cv2.boxPoints(((cx, cy), (rw, rh), angle))) / s)
         return out
 
-    def read_image(self, image: np.ndarray, frame_index: int = 0, t_ns: int = 0) -> Observation:
-        found, unknown, context = self.find(image)
+    def read_image(self, image: np.ndarray, frame_index: int = 0, t_ns: int = 0,
+                   changed: Sequence[Box] | None = None) -> Observation:
+        found, unknown, context = self.find(image, t_ns, changed)
         best_first = sorted(found, key=lambda m: -m.inliers)
         cards = [self._sighting(m.corners, self.deck.ids[m.card], _confidence(m), context) for m in best_first]
         cards += [self._sighting(u, None, 0.5, context) for u in unknown]
         calibration = "none" if self.calibrator is None else self.calibrator.current.state
         return Observation(t_ns, frame_index, tuple(cards), calibration=calibration)
+
+    def read(self, frame: Frame) -> Observation:
+        """Follow a camera: the cards are read again only when the table settles after a
+        change (hands gone, nothing moving); in between, the last reading is handed out
+        again, marked not stable while things move. ``changed_zones`` names the zones whose
+        cards changed (what lies there, or how many)."""
+        report = self.gate.update(frame)
+        fresh: Observation | None = None
+        if report.reason == "hand":
+            self._hand_frames += 1
+            if self._hand_frames % HAND_LOOK_EVERY == 1:
+                self.hand_looks += 1
+                regions = self.gate.changes(frame) if self._last is not None else None
+                fresh = self.read_image(frame.image, frame.index, frame.t_ns, _boxes(regions))
+                if self._skin_is_cards(frame.image, fresh):
+                    self.hands_accepted += 1
+                    report = self.gate.accept(frame)
+        else:
+            self._hand_frames = 0
+        if self._last is not None and not report.settled:
+            last = self._last
+            calibration = "kept" if last.calibration == "fresh" else last.calibration  # not read from this frame
+            return Observation(frame.t_ns, frame.index, last.cards, calibration=calibration, stable=report.stable)
+        if fresh is not None and report.settled:
+            obs = fresh
+        else:
+            obs = self.read_image(frame.image, frame.index, frame.t_ns,
+                                  _boxes(report.changed) if self._last is not None else None)
+        before = _by_zone(self._last) if self._last is not None else {}
+        now = _by_zone(obs)
+        changed = tuple(sorted(z for z in set(before) | set(now) if before.get(z) != now.get(z)))
+        self._last = Observation(obs.t_ns, obs.frame_index, obs.cards, calibration=obs.calibration,
+                                 changed_zones=changed if self._last is not None else ())
+        return self._last
+
+    def _skin_is_cards(self, image: np.ndarray, obs: Observation) -> bool:
+        """Whether what the stability gate takes for a resting hand lies within the cards
+        just found (a back printed red and gold is skin-coloured): the skin-coloured areas
+        that changed since the gate's last accepted frame, and that no card explains, are
+        fewer than a hand's. A real hand reaches past the card it rests on."""
+        reference = self.gate.reference
+        if reference is None or not obs.cards:
+            return False
+        size = (reference.shape[1], reference.shape[0])
+        small = shrunk(image, size)
+        changed = cv2.absdiff(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), reference) > self.gate.motion_level
+        skin = skin_mask(small) & (changed.astype(np.uint8) * 255)
+        scale = size[0] / image.shape[1]
+        cards = np.zeros(skin.shape, np.uint8)
+        for card in obs.cards:
+            outline = np.asarray(card.corners, np.float32) * scale
+            c = outline.mean(axis=0)
+            cv2.fillPoly(cards, [np.round(c + (outline - c) * 1.1).astype(np.int32)], 255)
+        loose = skin & ~cards
+        return int(np.count_nonzero(hands(loose, self.gate.hand_pixels))) == 0
 
     def _sighting(self, corners: np.ndarray, code: str | None, confidence: float, context: MatContext) -> CardSighting:
         outline = tuple((float(x), float(y)) for x, y in corners)
@@ -648,6 +739,44 @@ class TaughtCardReader:
             if self.layout is not None:
                 zone = self.layout.zone_at(*mat_xy)
         return CardSighting(code, confidence, outline, zone, mat_xy)  # type: ignore[arg-type]
+
+
+Box = tuple[float, float, float, float]
+"""(x0, y0, x1, y1) in frame pixels."""
+KEEP_PX = 4.0
+"""How far a blob's bounding box may shift (sensor noise at its edge) and still be the blob
+read before."""
+
+
+def _boxes(regions: Sequence[Region] | None) -> list[Box] | None:
+    return None if regions is None else [(r.x, r.y, r.x + r.w, r.y + r.h) for r in regions]
+
+
+def _box(blob: np.ndarray) -> Box:
+    x, y, w, h = cv2.boundingRect(blob.astype(np.int32))
+    return float(x), float(y), float(x + w), float(y + h)
+
+
+def _kept(box: Box, cache: list[tuple[Box, list[CardMatch], list[np.ndarray]]],
+          changed: Sequence[Box] | None) -> tuple[Box, list[CardMatch], list[np.ndarray]] | None:
+    """What the last read found in the blob of ``box``, when nothing changed there."""
+    if changed is None:
+        return None
+    x0, y0, x1, y1 = box
+    if any(not (c[2] < x0 or c[0] > x1 or c[3] < y0 or c[1] > y1) for c in changed):
+        return None
+    for entry in cache:
+        if max(abs(a - b) for a, b in zip(entry[0], box, strict=True)) <= KEEP_PX:
+            return entry
+    return None
+
+
+def _by_zone(obs: Observation) -> dict[str, list[str]]:
+    """Zone -> the codes read there (sorted; an unread card as ""), for telling what changed."""
+    out: dict[str, list[str]] = {}
+    for card in obs.cards:
+        out.setdefault(card.zone or "", []).append(card.code or "")
+    return {zone: sorted(codes) for zone, codes in out.items()}
 
 
 def _in_frame(matches: list[CardMatch], zoom: float, origin: tuple[int, int]) -> list[CardMatch]:

@@ -215,6 +215,29 @@ class TaughtDeck:
             raise TaughtError(f"{where}: {exc}") from None
 
 
+def combined(decks: Sequence[TaughtDeck]) -> TaughtDeck:
+    """One deck that reads the cards of all ``decks`` at once (every player's deck at one
+    table). A card taught in several decks (a Crok two players own, the back they share) is
+    kept once, as first taught: two pictures of one card would make each other's keypoints
+    look shared by two cards, and neither would be found."""
+    if not decks:
+        raise TaughtError("no taught deck to read with")
+    if len(decks) == 1:
+        return decks[0]
+    first = decks[0]
+    keep: dict[str, tuple[Mapping[str, Any], np.ndarray, np.ndarray]] = {}
+    for deck in decks:
+        if deck.gray.shape[1:] != first.gray.shape[1:]:
+            raise TaughtError(f"decks {first.name!r} and {deck.name!r} were taught at different card sizes: "
+                              f"teach one of them again")
+        for card, grey, colour in zip(deck.cards, deck.gray, deck.colour, strict=True):
+            keep.setdefault(str(card["id"]), (card, grey, colour))
+    name = "_".join(d.name for d in decks)[:64]
+    cards, grey, colour = zip(*keep.values(), strict=True)
+    return TaughtDeck(name if DECK_NAME.match(name) else first.name, tuple(cards), np.stack(grey), np.stack(colour),
+                      first.card_mm, first.px_per_mm)
+
+
 def taught_decks(data_dir: str | Path) -> list[str]:
     """Names of the decks taught under ``data_dir``."""
     folder = taught_dir(data_dir) / "decks"

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+import cv2
 import numpy as np
 
 from vision.mat.calibration import MatCalibrator
@@ -207,6 +208,14 @@ class CardTeacher:
         if isinstance(got, str):
             return got
         return CardView(*got)
+
+
+def card_picture(view: CardView, quality: int = 85) -> bytes:
+    """What was learned of a card, for the page: its upright picture as JPEG."""
+    ok, buf = cv2.imencode(".jpg", view.grey, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
+    if not ok:
+        raise ValueError("could not encode the card's picture as JPEG")
+    return bytes(buf.tobytes())
 
 
 def same_card_place(a: CardView, b: CardView) -> bool:

@@ -106,8 +106,10 @@ class PhotoScore:
     """Reported cards matching no labelled card."""
 
 
-def score_photo(labels: tuple[LabelledCard, ...], reported: list[tuple[str | None, np.ndarray]]) -> PhotoScore:
-    """Match reported cards (code, corners (4, 2)) one-to-one with labelled boxes.
+def match_photo(labels: tuple[LabelledCard, ...], reported: list[tuple[str | None, np.ndarray]]
+                ) -> list[tuple[int, int]]:
+    """Match reported cards (code, corners (4, 2)) one-to-one with labelled boxes: (label
+    index, report index) pairs.
 
     A reported card may match a box when the corner it was read at (its first corner)
     lies in the box (grown by 5 %), or when its outline's bounding box overlaps the box
@@ -126,19 +128,25 @@ def score_photo(labels: tuple[LabelledCard, ...], reported: list[tuple[str | Non
             inside = x0 - gx <= px <= x1 + gx and y0 - gy <= py <= y1 + gy
             if inside or iou >= 0.3:
                 rank_ok = code is not None and code[0] == lab.rank
-                pairs.append((not rank_ok, -iou, i, j, rank_ok))
+                pairs.append((not rank_ok, -iou, i, j))
     pairs.sort()
     used_l: set[int] = set()
     used_r: set[int] = set()
-    found = right = 0
-    for _, _, i, j, rank_ok in pairs:
+    out = []
+    for _, _, i, j in pairs:
         if i in used_l or j in used_r:
             continue
         used_l.add(i)
         used_r.add(j)
-        found += 1
-        right += int(rank_ok)
-    return PhotoScore(len(labels), found, right, len(reported) - len(used_r))
+        out.append((i, j))
+    return out
+
+
+def score_photo(labels: tuple[LabelledCard, ...], reported: list[tuple[str | None, np.ndarray]]) -> PhotoScore:
+    """Match reported cards with labelled boxes (:func:`match_photo`) and count them."""
+    pairs = match_photo(labels, reported)
+    right = sum(1 for i, j in pairs if (code := reported[j][0]) is not None and code[0] == labels[i].rank)
+    return PhotoScore(len(labels), len(pairs), right, len(reported) - len(pairs))
 
 
 @dataclass

@@ -1,5 +1,5 @@
 // The live connection: one EventSource per page, the full state in every message.
-// EventSource reconnects by itself; we only show whether we are live or reconnecting.
+// We show whether we are live or reconnecting.
 
 const listeners = [];
 
@@ -10,15 +10,26 @@ function setIndicator(state, text) {
   node.textContent = text;
 }
 
-export function connect(url = "/api/events") {
+// EventSource reconnects by itself after a dropped stream, but gives up for good on an
+// answer that is not a stream (a 429 when this phone holds too many, a restart's 503): then
+// we open a new one ourselves, waiting longer each time (at most half a minute).
+const RETRY_MS = [1000, 2000, 5000, 10000, 30000];
+
+export function connect(url = "/api/events", attempt = 0) {
   const source = new EventSource(url);
   source.addEventListener("open", () => setIndicator("live", "live"));
   source.addEventListener("state", (msg) => {
+    attempt = 0;
     setIndicator("live", "live");
     const state = JSON.parse(msg.data);
     for (const fn of listeners) fn(state, Number(msg.lastEventId));
   });
-  source.addEventListener("error", () => setIndicator("reconnecting", "reconnecting…"));
+  source.addEventListener("error", () => {
+    setIndicator("reconnecting", "reconnecting…");
+    if (source.readyState === EventSource.CLOSED) {
+      setTimeout(() => connect(url, attempt + 1), RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)]);
+    }
+  });
   return source;
 }
 

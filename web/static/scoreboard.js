@@ -1,5 +1,7 @@
-// The scoreboard: points per round and in total, and a small chart of the running
-// totals (one line per seat). Used by the live table and by the history page.
+// The scoreboard: one row per player (every name stays in view, however many seats), the
+// points of the last rounds and the total, the leader and the winners marked; and a small
+// chart of the running totals (one line per seat). Used by the live table (the last few
+// rounds, the rest a tap away) and by the history page (every round).
 import { el, svg, listOf } from "./dom.js";
 
 const W = 320, H = 180, LEFT = 34, RIGHT = 10, TOP = 10, BOTTOM = 24;
@@ -12,7 +14,7 @@ export function runningTotals(seats, rounds) {
   });
 }
 
-function niceNumber(value) {
+export function niceNumber(value) {
   return Number.isInteger(value) ? String(value) : value.toFixed(1);
 }
 
@@ -48,27 +50,48 @@ export function scoreChart(names, rounds, target) {
   return chart;
 }
 
-// The score table and the chart into `container`. `scores`: {rounds, totals, target, over, winners}.
-export function renderScoreboard(container, names, scores) {
+// How the match ends, in words: "to 100 points", "3 rounds", "until finished by hand".
+export function matchEnd(scores) {
+  if (typeof scores.target === "number") return `to ${scores.target} points`;
+  if (typeof scores.rounds_to_play === "number") {
+    return `${scores.rounds_to_play} round${scores.rounds_to_play === 1 ? "" : "s"}`;
+  }
+  return "until finished by hand";
+}
+
+// The score table into `container`. `scores`: {rounds, totals, target, over, winners,
+// lower_wins}. `last`: how many of the latest rounds get a column (all when omitted).
+export function renderScoreboard(container, names, scores, { last = null, chart = true } = {}) {
   const winners = new Set((scores.winners || []).map(Number));
-  const head = el("tr", {}, el("th", { scope: "col" }, "Round"),
-    ...names.map((name, seat) => el("th", { scope: "col", class: `score-seat seat-${seat % 8}` }, name)));
-  const body = scores.rounds.map((round, i) => el("tr", {}, el("th", { scope: "row" }, String(i + 1)),
-    ...names.map((_, seat) => el("td", {}, niceNumber(Number(round[String(seat)] || 0))))));
-  const total = el("tr", { class: "totals" }, el("th", { scope: "row" }, "Total"),
-    ...names.map((_, seat) => el("td", { class: winners.has(seat) ? "winner" : "", "data-seat": seat },
-      niceNumber(Number(scores.totals[String(seat)] || 0)))));
-  const table = el("table", { class: "score-table" }, el("thead", {}, head), el("tbody", {}, ...body),
-    el("tfoot", {}, total));
-  const parts = [el("div", { class: "score-table-wrap" }, table)];
-  if (typeof scores.target === "number") parts.push(el("p", { class: "muted" }, `The match ends at ${scores.target} points.`));
+  const rounds = scores.rounds || [];
+  const first = last === null ? 0 : Math.max(0, rounds.length - last);
+  const shown = rounds.slice(first);
+  const totals = names.map((_, seat) => Number((scores.totals || {})[String(seat)] || 0));
+  const best = rounds.length ? (scores.lower_wins ? Math.min(...totals) : Math.max(...totals)) : null;
+  const head = el("tr", {}, el("th", { scope: "col" }, "Player"),
+    ...shown.map((_, i) => el("th", { scope: "col", class: "round" }, `R${first + i + 1}`)),
+    el("th", { scope: "col", class: "total" }, "Total"));
+  const body = names.map((name, seat) => {
+    const marks = winners.has(seat) ? " winner" : !scores.over && totals[seat] === best ? " leader" : "";
+    return el("tr", { class: `seat-${seat % 8}${marks}`, "data-seat": seat },
+      el("th", { scope: "row", class: "player" }, el("span", { class: "swatch", "aria-hidden": "true" }), name,
+        winners.has(seat) ? el("span", { class: "tag win-tag" }, "wins") : null),
+      ...shown.map((round) => el("td", { class: "round" }, niceNumber(Number(round[String(seat)] || 0)))),
+      el("td", { class: "total", "data-seat": seat }, niceNumber(totals[seat])));
+  });
+  const table = el("table", { class: "score-table" },
+    el("caption", { class: "visually-hidden" }, `Points per round${first ? ` (rounds ${first + 1} on)` : ""} and totals`),
+    el("thead", {}, head), el("tbody", {}, ...body));
+  const parts = [table];
   if (scores.over && winners.size) {
     parts.push(el("p", { class: "match-winner" }, `Match won by ${listOf([...winners].map((s) => names[s]))}`));
+  } else if (scores.over) {
+    parts.push(el("p", { class: "match-winner" }, "Match finished with no round scored"));
   }
-  if (scores.rounds.length) {
+  if (chart && rounds.length) {
     const legend = el("ul", { class: "legend" }, ...names.map((name, seat) =>
       el("li", { class: `seat-${seat % 8}` }, el("span", { class: "swatch", "aria-hidden": "true" }), name)));
-    parts.push(el("figure", { class: "chart" }, scoreChart(names, scores.rounds, scores.target), legend));
+    parts.push(el("figure", { class: "chart" }, scoreChart(names, rounds, scores.target), legend));
   }
   container.replaceChildren(...parts);
 }

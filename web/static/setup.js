@@ -3,6 +3,7 @@
 // refusal is shown as is: it names the field.
 import { el, byId, show, setText } from "./dom.js";
 import { adminStatus, connect, onState, post } from "./live.js";
+import { chosenDecks, showDecks } from "./setup-decks.js";
 
 const form = byId("setup-form");
 const seatList = byId("seat-names");
@@ -26,6 +27,7 @@ function showGame() {
     fieldset.hidden = !mine;
     fieldset.disabled = !mine;
   }
+  showMatchEnds();
   const { min, max } = limits();
   while (seatInputs().length < min) addSeat();
   while (seatInputs().length > max) seatList.lastElementChild.remove();
@@ -35,8 +37,56 @@ function showGame() {
 
 function addSeat() {
   const n = seatInputs().length + 1;
-  seatList.append(el("li", {}, el("label", {}, `Seat ${n} `,
-    el("input", { type: "text", name: "seat", value: `Seat ${n}`, required: true, maxLength: 40, autocomplete: "off" }))));
+  const input = el("input", { type: "text", name: "seat", value: `Seat ${n}`, required: true, maxLength: 40,
+                              autocomplete: "off" });
+  input.setAttribute("list", "known-players");
+  seatList.append(el("li", {}, el("label", {}, `Seat ${n} `, input)));
+}
+
+// How the match ends: one of the game's common ends, or another total or number of rounds.
+const MATCH_ENDS = JSON.parse(byId("match-end").dataset.ends);
+let matchEndsOf = null;
+
+function showMatchEnds() {
+  const radios = [...form.querySelectorAll("input[name=game]")];
+  const index = radios.indexOf(chosenGame());
+  if (index !== matchEndsOf) {
+    matchEndsOf = index;
+    const select = byId("match-end");
+    const custom = [...select.options].filter((o) => o.dataset.custom);
+    select.replaceChildren(...(MATCH_ENDS[index] || []).map((end, i) => el("option", {
+      value: String(i), "data-target": end.target ?? "", "data-rounds": end.rounds ?? "" }, end.label)), ...custom);
+    select.value = "0";
+  }
+  syncMatchEnd();
+}
+
+function syncMatchEnd() {
+  const number = byId("match-end-number");
+  const option = byId("match-end").selectedOptions[0];
+  const custom = option && option.dataset.custom;
+  show(byId("match-end-number-row"), Boolean(custom));
+  number.disabled = !custom;
+  setText(byId("match-end-number-label"), custom === "rounds" ? "The number of rounds" : "The total that ends the match");
+  if (custom === "rounds" && Number(number.value) > 100) number.value = "3";
+  number.max = custom === "rounds" ? "100" : "100000";
+}
+
+function matchEnd() {
+  const option = byId("match-end").selectedOptions[0];
+  if (!option) return {};
+  const number = byId("match-end-number").valueAsNumber;
+  if (option.dataset.custom === "target") return { target: number };
+  if (option.dataset.custom === "rounds") return { rounds: number };
+  return { target: option.dataset.target ? Number(option.dataset.target) : null,
+           rounds: option.dataset.rounds ? Number(option.dataset.rounds) : null };
+}
+
+// A name picked from the list is that player (by id); another is a new player, or nobody
+// for a seat left as "Seat 3".
+function chosenPlayers(names) {
+  const known = new Map([...byId("known-players").options].map((o) => [o.value.trim().toLowerCase(), Number(o.dataset.id)]));
+  return names.map((name) => known.get(name.trim().toLowerCase()) ?? null);
 }
 
 // The dealer list follows the names; the add/remove buttons follow the game's limits.
@@ -58,6 +108,7 @@ function updateSeats() {
   const { min, max } = limits();
   byId("add-seat").disabled = names.length >= max;
   byId("remove-seat").disabled = names.length <= min;
+  showDecks(game.value, names).catch(() => {});
 }
 
 // A rule that takes a list of values or a number: "a number" shows the number field.
@@ -97,8 +148,8 @@ function showError(message, named) {
   setText(error, message);
   show(error, Boolean(message));
   // The server names the field first ("seats: …", "pin: …"): take the player there.
-  const field = { seats: seatInputs()[0], pin: byId("pin"), admin_pin: byId("admin-pin"),
-                  dealer: byId("dealer") }[(named || message.split(/[:.[]/)[0]).split(/[.[]/)[0]];
+  const field = { seats: seatInputs()[0], players: seatInputs()[0], pin: byId("pin"), admin_pin: byId("admin-pin"),
+                  dealer: byId("dealer"), decks: byId("deck-seats").querySelector("select") }[(named || message.split(/[:.[]/)[0]).split(/[.[]/)[0]];
   if (field) field.focus();
 }
 
@@ -106,12 +157,17 @@ async function submit(event) {
   event.preventDefault();
   showError("");
   if (!form.reportValidity()) return;
+  const seats = seatInputs().map((input) => input.value.trim());
   const body = {
     game: chosenGame().value,
-    seats: seatInputs().map((input) => input.value.trim()),
+    seats,
+    players: chosenPlayers(seats),
     house_rules: houseRules(),
     dealer: Number(byId("dealer").value),
+    ...matchEnd(),
   };
+  const decks = chosenDecks();
+  if (decks) body.decks = decks;
   if (byId("pin").value && !byId("new-pin-field").hidden) body.pin = byId("pin").value;
   if (!byId("admin-pin-field").hidden && byId("admin-pin").value) body.admin_pin = byId("admin-pin").value;
   const start = byId("start");
@@ -128,6 +184,7 @@ async function submit(event) {
 }
 
 for (const radio of form.querySelectorAll("input[name=game]")) radio.addEventListener("change", showGame);
+byId("match-end").addEventListener("change", syncMatchEnd);
 for (const rule of form.querySelectorAll(".rule")) {
   const select = rule.querySelector("select.rule-choice");
   if (select) select.addEventListener("change", () => syncRange(rule));

@@ -3,9 +3,15 @@
 import { el, byId, show, setText, listOf } from "./dom.js";
 import { connect, onState, post } from "./live.js";
 import { face, back, gap, pretty } from "./cards.js";
-import { renderScoreboard } from "./scoreboard.js";
+import { renderScoreboard, matchEnd } from "./scoreboard.js";
 import { setupAdmin } from "./admin.js";
 import { poolHeadline, poolSubline, renderPool } from "./poolparty.js";
+import { ruleChip, setupRules } from "./rules.js";
+import { movesFollow, openMoves, setupMoves } from "./moves.js";
+import { scoresFollow, setupScores } from "./scores.js";
+import { setupCamera } from "./camera.js";
+import { crapoHeadline, crapoSubline, renderCrapo } from "./crapo.js";
+import { crokHeadline, crokSubline, renderCroks } from "./mastercrok.js";
 
 // The games' own words for the call and the out-of-turn claim.
 const WORDS = {
@@ -50,10 +56,22 @@ function pendingText(state, item) {
   return `${who}: ${item.kind}`;
 }
 
+// What the match says before the round's own news: over, or a round scored by hand.
+function matchHeadline(state, game) {
+  const scores = game.scores;
+  if (scores.over) {
+    const winners = scores.winners.map((s) => nameOf(state, s));
+    return winners.length ? `Match over: ${listOf(winners)} ${winners.length === 1 ? "wins" : "win"}`
+      : "Match over: no round scored";
+  }
+  if (scores.round_over && game.view.phase !== "over") {
+    return `Round ${game.round} scored by hand`;
+  }
+  return null;
+}
+
 function renderStatus(state) {
   const game = state.game;
-  setText(byId("session"), String(state.session));
-  setText(byId("input-count"), String(state.inputs));
   const subline = byId("subline");
   if (!game) {
     setText(byId("headline"), "Waiting for a game");
@@ -62,13 +80,21 @@ function renderStatus(state) {
     return;
   }
   const view = game.view, w = words(game.game);
-  if (game.game === "pool-party") {
-    setText(byId("headline"), poolHeadline(view));
-    subline.replaceChildren(poolSubline(view, game.round));
+  const news = matchHeadline(state, game);
+  if (game.game === "pool-party" || game.game === "crapo") {
+    const crapo = game.game === "crapo";
+    setText(byId("headline"), news || (crapo ? crapoHeadline(view) : poolHeadline(view)));
+    subline.replaceChildren(crapo ? crapoSubline(view, game.round, game.scores) : poolSubline(view, game.round));
     for (const id of ["final-round", "window", "pending"]) show(byId(id), false);
     return;
   }
-  setText(byId("headline"), headline(state, game));
+  if (game.game === "master-crok") {
+    setText(byId("headline"), news || crokHeadline(state, game));
+    subline.replaceChildren(crokSubline(state, game));
+    for (const id of ["final-round", "window", "pending"]) show(byId(id), false);
+    return;
+  }
+  setText(byId("headline"), news || headline(state, game));
   subline.replaceChildren(`${w.game} · round ${game.round} · dealer ${nameOf(state, view.dealer)}`);
 
   const final = byId("final-round");
@@ -96,10 +122,18 @@ function renderStatus(state) {
 
 let rulingKey = null;
 
+// A ruling as a sentence: "it is Cid's turn" -> "It is Cid's turn".
+function sentence(text) { return text ? text[0].toUpperCase() + text.slice(1) : text; }
+
+// A ruling's kind in the players' words (the referee's own names stay off the page).
+const KIND_WORDS = { violation: "not allowed", penalty: "penalty", tie: "a tie to settle", result: "result", info: "" };
+
 function rulingMeta(ruling) {
+  const kind = KIND_WORDS[ruling.kind] ?? "";
   return el("p", { class: "ruling-meta" },
-    ruling.rule_id ? el("span", { class: "rule-id" }, ruling.rule_id) : null, ruling.rule_id ? " " : null,
-    el("span", { class: "ruling-kind" }, ruling.kind), ruling.round ? ` · round ${ruling.round}` : "");
+    ruling.rule_id ? ruleChip(ruling.rule_id) : null, ruling.rule_id ? " " : null,
+    kind ? el("span", { class: "ruling-kind" }, kind) : null,
+    ruling.round ? `${kind ? " · " : ""}round ${ruling.round}` : "");
 }
 
 function renderRuling(state) {
@@ -110,11 +144,11 @@ function renderRuling(state) {
   const box = byId("last-ruling");
   const last = rulings[0];
   box.dataset.kind = last ? last.kind : "none";
-  box.replaceChildren(...[el("p", { class: "ruling-message" }, last ? last.message : "No ruling yet."),
+  box.replaceChildren(...[el("p", { class: "ruling-message" }, last ? sentence(last.message) : "No ruling yet."),
     last ? rulingMeta(last) : null].filter(Boolean));
   const earlier = rulings.slice(1);
   byId("ruling-list").replaceChildren(...earlier.map((r) =>
-    el("li", { "data-kind": r.kind }, r.message, " ", rulingMeta(r))));
+    el("li", { "data-kind": r.kind }, sentence(r.message), " ", rulingMeta(r))));
   show(byId("earlier-rulings"), earlier.length > 0);
 }
 
@@ -142,6 +176,10 @@ function renderQuestion(state) {
     type: "button", class: "option", "data-option": index,
     onclick: () => answer(question.id, index, buttons),
   }, option.code ? face(option.code) : null, option.label));
+  if (!buttons.length) {  // too many moves for buttons: the players enter it by hand
+    buttons.push(el("button", { type: "button", class: "option primary", onclick: () => openMoves(question.seat) },
+      question.seat !== null && question.seat !== undefined ? `Enter ${nameOf(state, question.seat)}'s move` : "Enter the move"));
+  }
   byId("question-options").replaceChildren(...buttons);
 }
 
@@ -202,11 +240,20 @@ function seatItem(state, seat, view) {
 
 function renderTable(state) {
   const pool = state.game && state.game.game === "pool-party";
+  const crapo = state.game && state.game.game === "crapo";
+  const croks = state.game && state.game.game === "master-crok";
   show(byId("pool"), pool);
-  show(byId("seats"), !pool);
-  if (pool) {
+  show(byId("crapo"), crapo);
+  show(byId("croks"), croks);
+  show(byId("seats"), !pool && !crapo && !croks);
+  if (croks) {
     show(byId("piles"), false);
-    renderPool(byId("pool"), state.game.view);
+    renderCroks(byId("croks"), state);
+    return;
+  }
+  if (pool || crapo) {
+    show(byId("piles"), false);
+    (pool ? renderPool : renderCrapo)(byId(pool ? "pool" : "crapo"), state.game.view);
     return;
   }
   const view = state.game ? state.game.view : null;
@@ -232,7 +279,9 @@ function renderTable(state) {
 function renderScores(state) {
   const game = state.game;
   show(byId("scoreboard-panel"), Boolean(game));
-  if (game) renderScoreboard(byId("scoreboard"), state.seats.map((s) => s.name), game.scores);
+  if (!game) return;
+  setText(byId("match-end"), matchEnd(game.scores));
+  renderScoreboard(byId("scoreboard"), state.seats.map((s) => s.name), game.scores, { last: 3, chart: false });
 }
 
 let pictureVersion = null;
@@ -241,12 +290,15 @@ function renderCamera(state) {
   const camera = state.camera;
   show(byId("camera-panel"), Boolean(camera));
   if (!camera) return;
-  const status = [camera.state || "", camera.message || ""].filter(Boolean).join(": ");
-  setText(byId("camera-status"), status ? `Camera ${status}` : "");
+  // Said plainly: no camera at all, or one that is lost and tried again, means taps.
+  const words = { none: "No camera", gone: "Camera lost", stalled: "Camera stalled", ended: "Replay over",
+                  live: "Camera live" }[camera.state] || (camera.state ? `Camera ${camera.state}` : "");
+  const status = [words, camera.message || ""].filter(Boolean).join(": ");
+  setText(byId("camera-status"), status);
   // The camera loop numbers its pictures; a new number means a new picture to fetch.
   const version = camera.picture ?? camera.version ?? null;
   const img = byId("camera-picture");
-  show(img, version !== null);
+  show(byId("camera-open"), version !== null);
   if (version !== null && version !== pictureVersion) {
     pictureVersion = version;
     img.src = `/camera.jpg?v=${encodeURIComponent(version)}`;
@@ -257,15 +309,27 @@ function renderAdmin(state) {
   const game = state.game;
   show(byId("admin-panel"), Boolean(game));
   if (!game) return;
-  show(byId("next-round-button"), game.scores.round_over && !game.scores.over);
+  const scores = game.scores;
+  show(byId("next-round-button"), scores.round_over && !scores.over);
+  show(byId("move-button"), !scores.round_over && !scores.over);
+  show(byId("finish-button"), !scores.over);
+  show(byId("scores-button"), !scores.over);
+  const names = JSON.stringify(state.seats);
+  const list = byId("seat-names");
+  if (list.dataset.names !== names) {
+    list.dataset.names = names;
+    list.replaceChildren(...state.seats.map((s) => el("option", { value: s.name })));
+  }
 }
 
-function renderRecent(state) {
-  byId("recent").replaceChildren(...state.recent.map((e) =>
-    el("li", { class: "event", "data-seq": e.seq },
-      el("span", { class: "event-kind" }, e.kind), " ",
-      el("span", { class: "event-seat" }, e.seat_name || ""), " ",
-      el("span", { class: "muted" }, `${e.source} · #${e.seq}`))));
+// The admin's Finish says who leads, so nobody finishes a match by mistake.
+function finishPurpose() {
+  const game = latest && latest.game;
+  if (!game || !game.scores.rounds.length) return "No round is scored yet: nobody would win.";
+  const totals = latest.seats.map((s) => Number(game.scores.totals[String(s.seat)] || 0));
+  const best = game.scores.lower_wins ? Math.min(...totals) : Math.max(...totals);
+  const leaders = latest.seats.filter((s, i) => totals[i] === best).map((s) => s.name);
+  return `${listOf(leaders)} ${leaders.length === 1 ? "leads" : "lead"} with ${best}.`;
 }
 
 let padNames = null;
@@ -282,7 +346,17 @@ function renderPads(state) {
     }, `${seat.name} ${button === "call" ? "Call" : "Slap"}`))));
 }
 
-onState((state) => {
+let latest = null;
+
+async function showJoin() {
+  try {
+    const response = await fetch("/api/join");
+    setText(byId("join-url"), (await response.json()).url);
+  } catch { /* the QR code says it */ }
+}
+
+onState((state, version) => {
+  latest = state;
   renderStatus(state);
   renderRuling(state);
   renderQuestion(state);
@@ -291,8 +365,14 @@ onState((state) => {
   renderScores(state);
   renderCamera(state);
   renderAdmin(state);
-  renderRecent(state);
   renderPads(state);
+  movesFollow(state, version);
+  scoresFollow(state);
 });
-setupAdmin();
+setupAdmin((name) => (name === "finish" ? finishPurpose() : ""));
+setupRules();
+setupMoves();
+setupScores();
+setupCamera();
+showJoin();
 connect();

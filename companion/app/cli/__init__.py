@@ -22,6 +22,8 @@ SUBCOMMANDS: dict[str, str] = {
     "vision": "companion.app.cli.vision_cmd:vision",
     "teach": "companion.app.cli.teach_cmd:teach",
     "buttons": "companion.app.cli.buttons:buttons",
+    "doctor": "companion.app.cli.doctor_cmd:doctor",
+    "venue": "companion.app.cli.venue_cmd:venue",
 }
 
 HELP = {
@@ -33,6 +35,8 @@ HELP = {
     "vision": "Read cards or tiles from images or a camera.",
     "teach": "Teach the camera a deck of custom cards or the Pool Party tiles.",
     "buttons": "Check the seat pads' wiring.",
+    "doctor": "Check the camera, seat pads, data, clock, port and service, with a fix for each problem.",
+    "venue": "Run the venue's league board: every table live and the standings, from the broker.",
 }
 
 

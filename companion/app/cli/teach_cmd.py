@@ -3,8 +3,10 @@ drawings, once, and keep what recognises them.
 
 * ``companion teach tiles``: the 24 Pool Party tile faces, one at a time on the pool.
 * ``companion teach tiles --default``: store the renderer's own tile set (demo, tests).
-* ``companion teach deck NAME --catalog FILE``: every Crok of a Master Crok catalog, one
-  at a time on the battle mat, then the back.
+* ``companion teach deck NAME --catalog FILE [--deck-list DECK]``: every Crok of a Master
+  Crok deck (a deck the catalog names, or every Crok of the catalog), one at a time on the
+  battle mat, then the back. When the service runs on this machine (it owns the camera on a
+  Pi), the deck is taught through it and stored in its data directory (``--service``).
 * ``companion teach list``: what has been taught.
 
 Each piece is asked for by name with a progress line; once it lies still (``--steady``
@@ -195,13 +197,26 @@ def tiles(source: str, board_file: Path | None, paper: str, corners: str | None,
 @click.argument("name")
 @click.option("--catalog", "catalog_file", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="The Master Crok catalog (TOML or JSON) whose Croks are shown one by one.")
+@click.option("--deck-list", default=None, metavar="DECK",
+              help="Which Croks: a deck the catalog names (its copies are the deck's); default every Crok once.")
 @taking_options("card")
 @click.option("--paper", default="auto", show_default=True, help="The battle mat's size (as `companion mat --size`).")
 @click.option("--no-mat", is_flag=True, help="No printed mat: cards lie on a plain cloth.")
-def deck(name: str, catalog_file: Path, source: str, paper: str, no_mat: bool, data_dir: Path | None, steady: int,
-         timeout: float) -> None:
-    """Teach deck NAME: each Crok of the catalog, then the back, laid alone and face up
-    (the back face down) under the camera."""
+@click.option("--service", default="auto", show_default=True, metavar="URL|auto|off",
+              help="Teach through the running service (it owns the camera on a Pi, and stores the deck in its data "
+                   "directory): its address, auto (the one in the config, when it answers and no --source is "
+                   "given), or off.")
+@click.option("--pin", default=None, help="The table's admin PIN, for teaching through the service (asked if needed).")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None,
+              help="Config file: where the service listens (see 'companion config').")
+def deck(name: str, catalog_file: Path, deck_list: str | None, source: str, paper: str, no_mat: bool,
+         data_dir: Path | None, steady: int, timeout: float, service: str, pin: str | None,
+         config_path: str | None) -> None:
+    """Teach deck NAME: each Crok of the deck, then the back, laid alone and face up (the
+    back face down) under the camera. The deck keeps its catalog and its deck list, which a
+    setup checks (MC-01, MC-02)."""
+    from companion.app.crok_decks import deck_list as croks_of
+    from companion.app.crok_decks import with_catalog
     from companion.crok_catalogs import load_catalog
     from companion.games.mastercrok.catalog import CatalogError
     from vision.mat import MatError
@@ -212,11 +227,21 @@ def deck(name: str, catalog_file: Path, source: str, paper: str, no_mat: bool, d
     try:
         check_deck_name(name)
         catalog = load_catalog(catalog_file)
+        ids = croks_of(catalog, deck_list)
         layout = None if no_mat else battle_layout(2, paper)
     except (TaughtError, CatalogError, MatError) as exc:
         raise click.ClickException(str(exc)) from exc
-    cards = catalog.to_json()["crok"]
-    items = deck_items(cards)
+    through = _service(service, pin, config_path, explicit_source=_given("source"))
+    if through is not None:
+        from companion.app.cli.teach_service import teach_through
+
+        stored = teach_through(through, name, catalog.to_json(), deck_list)
+        for problem in stored.get("problems") or []:
+            click.echo(f"warning: {problem}")
+        click.echo(f"stored deck {name!r} ({len(stored['taken'])} cards) by the service, in {stored['stored']}")
+        return
+    cards = {c["id"]: c for c in catalog.to_json()["crok"]}
+    items = deck_items([cards[i] for i in dict.fromkeys(ids)])
     teacher = CardTeacher(layout)
     click.echo(f"Teaching deck {name!r}: {len(items) - 1} Croks of {catalog_file.name}, then the back. Lay each "
                f"card alone, flat and whole{' on the mat' if layout else ''}.")
@@ -231,11 +256,38 @@ def deck(name: str, catalog_file: Path, source: str, paper: str, no_mat: bool, d
     missing = [i.label for i in items if i.label not in taken]
     if missing:
         raise click.ClickException(f"not stored: {len(missing)} card(s) not taught ({', '.join(missing[:4])})")
-    taught = build_deck(name, items, taken, extra={"catalog": catalog_file.name})
+    taught = with_catalog(build_deck(name, items, taken, extra={"catalog": catalog_file.name}), catalog, ids)
     for problem in deck_problems(taught):
         click.echo(f"warning: {problem}")
     where = taught.save(_data_dir(data_dir))
     click.echo(f"stored deck {name!r} ({len(taught.cards)} cards) in {where}")
+
+
+def _given(parameter: str) -> bool:
+    """Whether the user gave ``parameter`` on the command line (not its default)."""
+    from click.core import ParameterSource
+
+    return click.get_current_context().get_parameter_source(parameter) is not ParameterSource.DEFAULT
+
+
+def _service(choice: str, pin: str | None, config_path: str | None, explicit_source: bool) -> Any:
+    """The running service to teach through, or None to open the camera here: ``off``;
+    a URL; or ``auto``, the config's address when it answers and no ``--source`` was given
+    (on a Pi the service owns the camera, and a second opener would find it busy)."""
+    from companion.app.cli.teach_service import Service
+
+    if choice == "off" or (choice == "auto" and explicit_source):
+        return None
+    if choice != "auto":
+        return Service(choice, pin)
+    from companion.app.config import ConfigError, load_config
+
+    try:
+        port = load_config(config_path).web.port
+    except ConfigError as exc:
+        raise click.ClickException(str(exc)) from exc
+    found = Service(f"http://127.0.0.1:{port}", pin, timeout_s=30.0)
+    return found if Service(found.url, timeout_s=1.0).answers() else None
 
 
 @teach.command("list")

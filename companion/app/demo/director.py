@@ -32,7 +32,19 @@ from companion.app.demo.world import TableWorld
 from companion.cards import Card
 from companion.events import InputEvent
 from companion.games.cabo import Crocodile
-from companion.games.cabo.actions import Call, ClaimedCard, Discard, Draw, Look, Reveal, Smackdown, Swap, TurnUp
+from companion.games.cabo.actions import (
+    BlindSwap,
+    Call,
+    ClaimedCard,
+    Discard,
+    Draw,
+    Look,
+    Peek,
+    PlayPower,
+    Reveal,
+    Swap,
+    TurnUp,
+)
 from companion.games.cabo.engine import CaboGame
 from hardware.arbiter import SlapArbiter
 from vision.mat.layout import MatLayout
@@ -80,6 +92,9 @@ class Director:
     truth: CaboGame | None = None
     world: TableWorld | None = None
     rounds: list[CaboGame] = field(default_factory=list)
+    game: type[CaboGame] = Crocodile
+    """Crocodile (a card turned up, the near two looked at) or Recall (no card turned up,
+    two cards of the row looked at)."""
 
     # -- the table ---------------------------------------------------------------------
 
@@ -87,13 +102,15 @@ class Director:
         """A new round dealt from a stacked deck; the dealer turns up the first discard."""
         dealer = deal.dealer
         setup = {"dealer": dealer, "layouts": [list(row) for row in deal.layouts], "deck_top": list(deal.deck_top)}
-        self.truth = Crocodile(list(self.seats), seed=len(self.rounds) + 1, setup=setup)
+        self.truth = self.game(list(self.seats), seed=len(self.rounds) + 1, setup=setup)
         self.rounds.append(self.truth)
         self.world = TableWorld(self.truth, self.layout)
-        self.truth.apply(TurnUp(dealer))
+        turned_up = self.truth.table.phase == "deal"
+        if turned_up:
+            self.truth.apply(TurnUp(dealer))
         for seat in range(len(self.seats)):
             self.truth.apply(Look(seat, (0, 1)))
-        self.stage.show(self.world, [HandOver("discard", seat=dealer)])
+        self.stage.show(self.world, [HandOver("discard", seat=dealer)] if turned_up else [])
 
     def _table(self) -> tuple[CaboGame, TableWorld]:
         assert self.truth is not None and self.world is not None, "deal first"
@@ -123,6 +140,26 @@ class Director:
         world.settle()
         self.stage.show(world, [HandOver("discard", seat=seat)])
 
+    def turn_draw_power(self, seat: int, use: Peek | BlindSwap) -> None:
+        """Draw a power card and play it for its power (the player says so on the phone),
+        then use it: a look (the card lifted and put back) or a blind switch of two cards
+        (both moved); the camera sees only that, the player enters which on the phone."""
+        truth, world = self._table()
+        self.stage.show(world, [HandOver("draw", seat=seat)], settle=False)
+        truth.apply(Draw(seat))
+        face = _face(truth, truth.table.hand)
+        truth.apply(PlayPower(seat, face.code))
+        self.stage.show(world, [HandOver("discard", seat=seat)])
+        self.stage.answer(lambda q: _option(q, "for its power"))
+        places = [use.target] if isinstance(use, Peek) else [use.a, use.b]
+        hands = [HandOver(f"seat{p[0]}/slot{p[1]}", seat=seat) for p in places]
+        world.transient.lifted = set(places)
+        self.stage.show(world, hands, settle=False)
+        truth.apply(use)
+        world.settle()
+        self.stage.show(world)
+        self.stage.tap("act", {"action": use.to_json()})  # entered by hand on the phone
+
     def smack(self, claims: Sequence[tuple[int, Place]], gap_ms: float = 4.0) -> None:
         """Seats slap their pads ``gap_ms`` apart, in order, each flipping the card at its
         place: the first one's card lands on the pile, the others' show where they lie."""
@@ -139,7 +176,7 @@ class Director:
         self.stage.show(world, hands, settle=False)
         self.stage.show(world)
         for (seat, place), (_s, t_ns) in zip(claims, presses, strict=True):
-            truth.apply(Smackdown(seat, t_ns, (ClaimedCard(*place, _code_at(truth, place)),)))
+            truth.apply(truth.CLAIM(seat, t_ns, (ClaimedCard(*place, _code_at(truth, place)),)))
         world.settle()
         self.stage.show(world, [HandOver(f"seat{claims[-1][1][0]}/slot{claims[-1][1][1]}", seat=claims[-1][0])],
                         settle=False)
@@ -306,7 +343,7 @@ def slap_ruling(presses: Sequence[tuple[int, int]], referee: Any, settle_ms: flo
     return InputEvent("button", result.kind, result.first_ns, result.winner, result.to_json())
 
 
-class RenderedStage(ReadingStage):
+class RenderedFrames(VirtualTable):
     """Frames drawn by the scene renderer and read by the real vision pipeline, one by one,
     on a virtual clock (what the camera loop does, without threads)."""
 
@@ -329,7 +366,9 @@ class RenderedStage(ReadingStage):
         self.frames: list[Any] = []
         self.read_ms: list[float] = []
 
-    def _frame(self, state: TableState) -> None:
+    def _frame(self, state: TableState) -> Any:
+        """Render ``state``, read the frame, and hand a settled change to the referee;
+        returns the observation handed over (``None``: none)."""
         from vision.frame import Frame
 
         options = {"effects": self.effects} if self.effects is not None else {}
@@ -345,6 +384,12 @@ class RenderedStage(ReadingStage):
         self.read_ms.append((time.perf_counter() - start) * 1000)
         if observation.stable and observation.changed_zones:
             self._submit(InputEvent("camera", "observation", t, None, observation.to_json()))
+            return observation
+        return None
+
+
+class RenderedStage(RenderedFrames, ReadingStage):
+    """The card game's table (:class:`TableWorld`) in rendered frames."""
 
     def show(self, world: TableWorld, hands: Sequence[HandOver] = (), *, settle: bool = True) -> None:
         if hands:
@@ -431,3 +476,76 @@ class LiveStage(Stage):
 
 class StopDemo(Exception):
     """The demo is shutting down."""
+
+
+class HeldSource:
+    """A live stage's pace: each state set on the renderer's frame source is held for
+    ``hold_s``, and at least ``hold_frames`` frames drawn after it, so the camera loop settles
+    on it however slowly the machine reads (at most four holds and ten seconds more: a camera
+    that stopped must not stop the story). ``stopping`` ends the story at the next wait."""
+
+    def __init__(self, source: Any, hold_s: float = 2.5, hold_frames: int = 8) -> None:
+        self.source = source
+        self.hold_s = hold_s
+        self.hold_frames = hold_frames
+        self.stopping = False
+
+    def sleep(self, seconds: float) -> None:
+        end = time.monotonic() + seconds
+        while not self.stopping and time.monotonic() < end:
+            time.sleep(0.05)
+        if self.stopping:
+            raise StopDemo
+
+    def hold(self, state: Any) -> None:
+        first = self.source.frames_drawn + 1  # the frame being drawn may show the table before
+        self.source.set_state(state)
+        self.sleep(self.hold_s)
+        ceiling = time.monotonic() + 4 * self.hold_s + 10.0
+        while self.source.frames_drawn < first + self.hold_frames and time.monotonic() < ceiling:
+            self.sleep(0.05)
+
+
+class RealTimeTaps(HeldSource):
+    """A live stage's phone: answers and taps a player's moment after the question."""
+
+    referee: Any
+
+    def answer(self, choose: Callable[[dict[str, Any]], int | None]) -> None:
+        question = (self.referee.live.current().state.get("game") or {}).get("question")
+        if question is not None:
+            self.sleep(1.5)  # a player reaching for the phone
+            option = choose(question)
+            if option is not None:
+                self.referee.submit(InputEvent("phone", "answer", time.monotonic_ns(), None,
+                                               {"question": question["id"], "option": option}))
+
+    def tap(self, kind: str, data: dict[str, Any]) -> None:
+        self.sleep(2.0)
+        self.referee.submit(InputEvent("phone", kind, time.monotonic_ns(), None, data))
+
+
+RECALL_ROUND = Deal(
+    layouts=(("9s", "Kd", "3d", "2c"), ("Kh", "8d", "3c", "4c"), ("5d", "6h", "7d", "9c"), ("As", "2h", "5c", "Jc")),
+    deck_top=("5h", "7s", "4h", "Qs", "Jh", "6s", "8h", "Th", "2d", "3h"),
+    dealer=0,
+)
+
+
+def recall_story(d: Director) -> None:
+    """A round of Recall for four: a match out of turn, a wrong match and its penalty card,
+    a queen's look and a jack's switch (the camera sees hands at the cards, the phone says
+    which), "Recall!", the final round and the reveal."""
+    d.deal(RECALL_ROUND)                            # no card is turned up: Bob starts
+    d.turn_draw_discard(1)                          # Bob plays 5♥ ...
+    d.smack([(2, (2, 0))])                          # ... Cid matches it with 5♦ out of turn
+    d.turn_draw_discard(2)                          # Cid plays 7♠ ...
+    d.smack([(0, (0, 0))])                          # ... Ann plays 9♠ on it: wrong, a penalty card
+    d.turn_draw_power(3, Peek(3, (0, 2)))           # Dee's Q♠: she looks at Ann's card 3
+    d.turn_draw_power(0, BlindSwap(0, (1, 1), (2, 1)))  # Ann's J♥: Bob's card 2 for Cid's card 2
+    d.turn_draw_discard(1)                          # Bob plays 8♥ ...
+    d.call(1)                                       # ... and calls "Recall!"
+    d.turn_draw_discard(2)                          # the final round: Cid, Dee, Ann
+    d.turn_draw_discard(3)
+    d.turn_draw_discard(0)
+    d.reveal()

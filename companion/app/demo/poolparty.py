@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.app.demo.director import StopDemo, VirtualTable
+from companion.app.demo.director import RealTimeTaps, VirtualTable
 from companion.events import InputEvent
 from companion.games.base import Action
 from companion.games.poolparty import PoolParty
@@ -187,6 +187,22 @@ def _spec(tile: dict[str, Any]) -> TileSpec:
 # -- stages -----------------------------------------------------------------------------------
 
 
+class PoolReadingStage(VirtualTable, PoolStage):
+    """What a perfect board reader would send for each pool shown, straight into a referee
+    (no renderer, no vision): fast tests and the venue's benchmark."""
+
+    def __init__(self, referee: Any, board: dict[str, Any]) -> None:
+        super().__init__(referee)
+        self.geometry = PoolGeometry.from_board(board)
+
+    def show(self, state: PoolState) -> None:
+        from vision.render.pool import pool_reading
+
+        t = self._tick(700)
+        reading = {"t_ns": t, "frame_index": 0, "calibration": "fresh", "board": pool_reading(self.geometry, state)}
+        self._submit(InputEvent("camera", "observation", t, None, reading))
+
+
 class PoolRenderedStage(VirtualTable, PoolStage):
     """Frames of the pool drawn by the scene renderer and read by the real board reader, one
     by one on a virtual clock, into a referee (what the camera loop does, without threads)."""
@@ -223,42 +239,13 @@ class PoolRenderedStage(VirtualTable, PoolStage):
                 self._submit(InputEvent("camera", "observation", t, None, observation.to_json()))
 
 
-class PoolLiveStage(PoolStage):
+class PoolLiveStage(RealTimeTaps, PoolStage):
     """``companion demo --game pool-party``: the pool renderer as the camera, read by the
     camera loop in real time; each board held long enough for the camera to settle."""
 
     def __init__(self, referee: Any, source: Any, hold_s: float = 2.5, hold_frames: int = 8) -> None:
+        super().__init__(source, hold_s, hold_frames)
         self.referee = referee
-        self.source = source
-        self.hold_s = hold_s
-        self.hold_frames = hold_frames
-        self.stopping = False
-
-    def sleep(self, seconds: float) -> None:
-        end = time.monotonic() + seconds
-        while not self.stopping and time.monotonic() < end:
-            time.sleep(0.05)
-        if self.stopping:
-            raise StopDemo
 
     def show(self, state: PoolState) -> None:
-        first = self.source.frames_drawn + 1
-        self.source.set_state(state)
-        self.sleep(self.hold_s)
-        ceiling = time.monotonic() + 4 * self.hold_s + 10.0
-        while self.source.frames_drawn < first + self.hold_frames and time.monotonic() < ceiling:
-            self.sleep(0.05)
-
-    def answer(self, choose: Callable[[dict[str, Any]], int | None]) -> None:
-        question = (self.referee.live.current().state.get("game") or {}).get("question")
-        if question is not None:
-            self.sleep(1.5)  # a player reaching for the phone
-            option = choose(question)
-            if option is not None:
-                self.referee.submit(InputEvent("phone", "answer", time.monotonic_ns(), None,
-                                               {"question": question["id"], "option": option}))
-
-    def tap(self, kind: str, data: dict[str, Any]) -> None:
-        self.sleep(2.0)
-        self.referee.submit(InputEvent("phone", kind, time.monotonic_ns(), None, data))
-
+        self.hold(state)

@@ -36,6 +36,7 @@ from companion.games.crapo.actions import (
 from companion.games.crapo.deal import new_table
 from companion.games.crapo.faces import code
 from companion.games.crapo.house_rules import HOUSE_RULES
+from companion.games.crapo.reading import CrapoReading
 from companion.games.crapo.rules import Context, legal_actions, play
 from companion.games.crapo.table import Table
 
@@ -132,9 +133,9 @@ class Crapo(Game):
             out["legal_actions"] = [a.to_json() for a in self.legal_actions(seat)]
         return out
 
-    def explain(self, observation: Any) -> Explanation:
+    def explain(self, observation: CrapoReading) -> Explanation:
         """See ``companion.games.crapo.inference``: the action(s) that explain what the
-        camera sees, or the rule the change breaks."""
+        camera reads (a :class:`CrapoReading`), or the rule the change breaks."""
         from companion.games.crapo.inference import explain
 
         return explain(self.table, self.ctx, observation)

@@ -1,24 +1,11 @@
 """Move inference: which action(s) explain what the camera sees on a Crapô table.
 
-**Observation format.** A mapping from pile name (the play mat's zone names, as in
-``vision/observation.py``) to what the camera sees there::
-
-    {
-      "tableau0": ["Kc", "Qh", "Js"],   # a fanned column: every card, bottom first, top last
-      "tableau1": [],                   # an empty space
-      "foundation0": ["5h"],            # the visible top card (more may be listed, top last)
-      "trash0": ["9s"], "trash1": [],   # the visible top of each trash ([] when empty)
-      "deck0": 23, "deck1": null,       # the number of cards in a deck when known
-      "drawn": ["7h"]                   # the card in the hand of the player to move, if seen
-    }
-
-A code may be ``null``: a card is there but could not be read (it matches any card). A
-deck may also be given as a list of ``"BACK"`` codes (its length is the count). A pile
-left out was not observed and may be anything.
+What the camera sees is a :class:`~companion.games.crapo.reading.CrapoReading` (made from
+the core's observation, or from the plain notation of records and tests: see that module).
 
 :func:`explain` searches, best first, for the shortest run of legal actions from the
-engine's table to a table that looks like the observation: one move, a draw and the play
-of the drawn card, or a block carried card by card through the empty spaces while a hand
+engine's table to a table that looks like the reading: one move, a draw and the play of
+the drawn card, or a block carried card by card through the empty spaces while a hand
 hid the table. When none exists, it looks for a run with one broken rule and names it
 (``drew a card with an empty space on the table (CP-11)``). A run of several actions is
 returned as one :class:`Sequence` action.
@@ -27,12 +14,11 @@ returned as one :class:`Sequence` action.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import count as counter
 from typing import Any
 
-from companion.cards import BACK, UnknownCard
 from companion.games.base import Explanation, GameError, IllegalAction, Ruling
 from companion.games.crapo.actions import (
     DECKS,
@@ -48,7 +34,8 @@ from companion.games.crapo.actions import (
     Stop,
     Trash,
 )
-from companion.games.crapo.faces import Face, code, face
+from companion.games.crapo.faces import Face, builds_down, code
+from companion.games.crapo.reading import CrapoReading, ObservationError
 from companion.games.crapo.rules import Context, Fault, fault_of, legal_actions, play, possible_offences
 from companion.games.crapo.table import Table
 
@@ -62,14 +49,11 @@ HIDING_PILES = frozenset(TRASHES + FOUNDATIONS)
 """Piles seen by their top alone, where a wrong move can leave a card under its twin."""
 
 
-class ObservationError(GameError):
-    """An observation that is not in the format above; names the pile and the problem."""
-
-
 @dataclass(frozen=True)
 class Expect:
-    """What one pile must look like: ``exact`` (every card), ``top`` (the top cards) or
-    ``count`` (how many cards)."""
+    """What one pile must look like: ``exact`` (every card), ``prefix`` (its bottom
+    cards; more may lie on them), ``top`` (the top cards), ``count`` (how many cards) or
+    ``some`` (at least one card)."""
 
     how: str
     cards: tuple[Face | None, ...] = ()
@@ -79,31 +63,19 @@ class Expect:
 Goal = dict[str, Expect]
 
 
-def parse_observation(observation: object) -> Goal:
-    """Check an observation (format above) and turn it into what each pile must show."""
-    if not isinstance(observation, Mapping):
-        raise ObservationError(f"a Crapô observation maps pile names to card codes, got {type(observation).__name__}")
+def goal_of(reading: CrapoReading) -> Goal:
+    """What each pile of the table must look like for ``reading``."""
+    if not isinstance(reading, CrapoReading):
+        raise ObservationError(f"explain takes a CrapoReading, got {type(reading).__name__} (the plain notation "
+                               "is read with CrapoReading.from_json)")
     goal: Goal = {}
-    for name, seen in observation.items():
-        if name not in KIND:
-            raise ObservationError(f"observation: {name!r} is not a pile (tableau0-7, foundation0-7, deck0/1, "
-                                   "trash0/1, drawn)")
-        if seen is None:
-            continue
-        if KIND[name] == "deck":
-            if isinstance(seen, list) and all(c == BACK for c in seen):
-                seen = len(seen)
-            if isinstance(seen, bool) or not isinstance(seen, int) or seen < 0:
-                raise ObservationError(f"observation[{name!r}]: a deck is seen as a count of cards, got {seen!r}")
-            goal[name] = Expect("count", count=seen)
-            continue
-        if not isinstance(seen, list):
-            raise ObservationError(f"observation[{name!r}]: expected a list of card codes, top last")
-        try:
-            cards = tuple(None if c is None else face(c, f"observation[{name!r}][{i}]") for i, c in enumerate(seen))
-        except UnknownCard as exc:
-            raise ObservationError(str(exc)) from None
-        goal[name] = Expect("exact" if KIND[name] == "tableau" else "top", cards)
+    for name, cards in reading.piles.items():
+        if KIND[name] == "tableau":
+            goal[name] = Expect("prefix" if name in reading.partial else "exact", cards)
+        else:
+            goal[name] = Expect("top", cards)
+    for name, count in reading.decks.items():
+        goal[name] = Expect("some") if count is None else Expect("count", count=count)
     return goal
 
 
@@ -135,14 +107,17 @@ def distance(t: Table, goal: Goal) -> tuple[int, int]:
                 differ += 1
                 removes += max(0, len(pile) - want.count)
             continue
+        if want.how == "some":
+            differ += not pile
+            continue
         cards = want.cards
-        if want.how == "exact":
+        if want.how in ("exact", "prefix"):
             same = 0
             for have, need in zip(pile, cards, strict=False):
                 if not _same(have, need):
                     break
                 same += 1
-            if same != len(pile) or same != len(cards):
+            if same != len(cards) or (same != len(pile) and want.how == "exact"):
                 differ += 1
                 adds += len(cards) - same
                 removes += len(pile) - same
@@ -163,7 +138,7 @@ def _new_faces(t: Table, goal: Goal) -> list[Face]:
     """Faces the observation shows where the table does not: what a draw may have revealed."""
     faces: set[Face] = set()
     for name, want in goal.items():
-        if want.how != "count" and distance(t, {name: want})[0]:
+        if want.how not in ("count", "some") and distance(t, {name: want})[0]:
             faces.update(c for c in want.cards if c is not None)
     return sorted(faces)
 
@@ -185,12 +160,13 @@ def _named(actions: Iterable[CrapoAction], t: Table, faces: list[Face]) -> list[
 
 def _useful(action: CrapoAction, t: Table, origin: Table, goal: Goal, changed: frozenset[str],
             offending: bool = False) -> bool:
-    """Prune: only actions on piles the observation shows changed, piles this run has
-    already touched, and tableau piles as temporary places. A card put on a foundation
+    """Prune: only actions on piles the observation shows changed (or does not show
+    whole), piles this run has already touched, and tableau piles as temporary places. A card put on a foundation
     or a trash never comes back, so those only count where the observation changed (a
     legal play always changes the top there; only a wrong one can hide under its twin)."""
     def open_(name: str) -> bool:
-        return name in changed or name not in goal
+        # a column whose top the camera does not see may have lost or gained cards unseen
+        return name in changed or name not in goal or goal[name].how == "prefix"
 
     if isinstance(action, Move):
         # A trash is seen by its top alone, and two copies of a card can lie on each other:
@@ -268,20 +244,39 @@ def search(origin: Table, ctx: Context, goal: Goal, *, offences: bool = False, b
     return found
 
 
+def built_legally(t: Table, goal: Goal) -> bool:
+    """Whether legal moves can build every column as ``goal`` shows it. A card that is not
+    where it lay on ``t`` was put there after every card above its place had left, so it
+    builds down on the card under it (CP-03), and so does each card laid on it since. A
+    column that breaks this (a red eight on a red nine) is no legal run's work: the search,
+    which may go through thousands of tables before it gives up, is not needed to say so."""
+    for name, want in goal.items():
+        if want.how not in ("exact", "prefix"):
+            continue
+        pile, cards = t.piles[name], want.cards
+        same = 0
+        while same < min(len(pile), len(cards)) and _same(pile[same], cards[same]):
+            same += 1
+        for below, card in zip(cards[max(same - 1, 0):], cards[max(same, 1):], strict=False):
+            if below is not None and card is not None and not builds_down(card, below):
+                return False
+    return True
+
+
 def as_action(actions: tuple[CrapoAction, ...]) -> CrapoAction:
     return actions[0] if len(actions) == 1 else Sequence(actions)
 
 
-def explain(t: Table, ctx: Context, observation: object) -> Explanation:
-    """The legal action(s) that turn ``t`` into what ``observation`` shows (several when
-    the observation cannot tell them apart), else the rule the change breaks, else the
-    piles nothing explains. Under the Stop house rule an offence is a playable candidate
-    too (the opponent may then call Stop!), with its ruling in ``violation``."""
-    goal = parse_observation(observation)
+def explain(t: Table, ctx: Context, reading: CrapoReading) -> Explanation:
+    """The legal action(s) that turn ``t`` into what ``reading`` shows (several when the
+    reading cannot tell them apart), else the rule the change breaks, else the piles
+    nothing explains. Under the Stop house rule an offence is a playable candidate too
+    (the opponent may then call Stop!), with its ruling in ``violation``."""
+    goal = goal_of(reading)
     differ, _ = distance(t, goal)
     if differ == 0:
         return Explanation(unchanged=True)
-    legal = search(t, ctx, goal)
+    legal = search(t, ctx, goal) if built_legally(t, goal) else []
     if legal:
         return Explanation(candidates=tuple(as_action(f.actions) for f in legal))
     wrong = search(t, ctx, goal, offences=True, budget=OFFENCE_BUDGET, max_actions=4)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.games.base import (
     Action,
@@ -55,6 +55,10 @@ from companion.games.mastercrok.state import (
     Modifier,
     Player,
 )
+from companion.observation import Observation
+
+if TYPE_CHECKING:
+    from companion.games.mastercrok.inference import BattleReading
 
 STARTING_HAND = 4  # MC-04
 GROUP_VICTORY = 6  # MC-14
@@ -535,7 +539,7 @@ class MasterCrok(Game):
             player.losers.append(card)
             paid = card.crok
         message = f"{self._name(action.seat)} reserves {self.crok(crok).ability.name}" + (
-            f", paying {paid!r} to the losers" if paid else " at no cost"
+            f", paying {self.catalog[paid].name} ({paid}) to the losers" if paid else " at no cost"
         )
         event = Event("ability_reserved", {"seat": action.seat, "crok": crok.card.crok, "paid": paid},
                       ruling=Ruling("MC-09", message, seat=action.seat))
@@ -929,7 +933,7 @@ class MasterCrok(Game):
 
     # -- the camera and the page ------------------------------------------------------------
 
-    def explain(self, observation: Any) -> Explanation:
+    def explain(self, observation: BattleReading | Observation) -> Explanation:
         """The action that explains the Croks seen face up in the battle (see
         :func:`.inference.explain_observation`)."""
         from companion.games.mastercrok.inference import explain_observation

@@ -1,58 +1,73 @@
 """Move inference for the referee: what a camera reading of the battle, or a player's
 choices on the page, mean as Master Crok actions (answers are :class:`Explanation`).
 
-The camera reading is plain data: a mapping ``{"battle": {seat: code}}`` where code is a
-catalog id (face up), ``"BACK"`` (face down) or ``None`` (a card the reader could not
-identify); or any object with ``cards`` whose items have ``zone`` ``"seat{n}/battle"``
-and ``code`` (vision's ``Observation``, duck-typed: the engine never imports vision).
+The camera's reading is the core's typed :class:`~companion.observation.Observation`; what
+this game needs of it is a :class:`BattleReading`: what lies face up at each seat's battle
+place (``seat{n}/battle``): a catalog id, ``BACK`` (face down) or ``None`` (a card the reader
+could not identify). Records and tests write it as ``{"battle": {seat: code}}``.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from companion.games.base import Action, ActionFormatError, Explanation, IllegalAction, Ruling
 from companion.games.mastercrok.actions import Decline, Reserve, Reveal, Use, parse_settled
 from companion.games.mastercrok.effects import Effect, EffectKind
+from companion.observation import Observation
 
 if TYPE_CHECKING:
     from companion.games.mastercrok.game import MasterCrok
 
 BACK = "BACK"
-ZONE = re.compile(r"^seat(\d+)/battle$")
 
 
-def battle_reading(observation: Any) -> dict[int, str | None]:
-    """Seat -> what lies face up at that seat's battle place (a Crok id), ``BACK`` or
-    ``None`` (unidentified). Seats with nothing seen are absent. ``ActionFormatError``
-    when the observation is neither form."""
-    reading: dict[int, str | None] = {}
-    if isinstance(observation, Mapping):
-        raw = observation.get("battle")
+@dataclass(frozen=True)
+class BattleReading:
+    """Seat -> what lies at that seat's battle place; seats with nothing seen are absent."""
+
+    by_seat: Mapping[int, str | None] = field(default_factory=dict)
+
+    @classmethod
+    def from_observation(cls, observation: Observation) -> BattleReading:
+        """The cards vision found in the battle places (``seat{n}/battle``)."""
+        reading: dict[int, str | None] = {}
+        for card in observation.cards:
+            place = card.place
+            if place is not None and place.kind == "battle" and place.seat is not None:
+                reading[place.seat] = card.code
+        return cls(reading)
+
+    @classmethod
+    def from_json(cls, data: object) -> BattleReading:
+        """``{"battle": {seat: code}}``; :class:`ActionFormatError` names what is wrong."""
+        raw = data.get("battle") if isinstance(data, Mapping) else None
         if not isinstance(raw, Mapping):
-            raise ActionFormatError(f"a Master Crok reading is {{'battle': {{seat: code}}}}, got {observation!r}")
+            raise ActionFormatError(f"a Master Crok reading is {{'battle': {{seat: code}}}}, got {data!r}")
+        reading: dict[int, str | None] = {}
         for seat, code in raw.items():
             if not str(seat).isdigit() or not (code is None or isinstance(code, str)):
                 raise ActionFormatError(f"battle reading: {seat!r}: {code!r} is not seat -> Crok id, BACK or null")
             reading[int(seat)] = code
-        return reading
-    cards = getattr(observation, "cards", None)
-    if cards is None:
-        raise ActionFormatError(f"not an observation of the battle: {observation!r}")
-    for card in cards:
-        match = ZONE.match(getattr(card, "zone", None) or "")
-        if match:
-            reading[int(match.group(1))] = card.code
-    return reading
+        return cls(reading)
+
+
+def battle_reading(observation: BattleReading | Observation) -> dict[int, str | None]:
+    """Seat -> what lies face up at that seat's battle place (see :class:`BattleReading`)."""
+    if isinstance(observation, Observation):
+        return dict(BattleReading.from_observation(observation).by_seat)
+    if isinstance(observation, BattleReading):
+        return dict(observation.by_seat)
+    raise ActionFormatError(f"not a reading of the battle: {type(observation).__name__}")
 
 
 def _violation(exc: IllegalAction, seat: int | None = None) -> Ruling:
     return Ruling(exc.rule_id, exc.reason, kind="violation", seat=seat)
 
 
-def explain_observation(game: MasterCrok, observation: Any) -> Explanation:
+def explain_observation(game: MasterCrok, observation: BattleReading | Observation) -> Explanation:
     """Before the reveal: the :class:`Reveal` that the Croks seen face up imply (or the rule
     a premature or impossible reveal breaks). During the abilities round: the swap
     abilities that explain two Croks changing places. Anything else is reported in

@@ -1,0 +1,4 @@
+// The rules pages: only the live connection's indicator, as on every page.
+import { connect } from "./live.js";
+
+connect();
