@@ -32,6 +32,7 @@ from typing import Any
 from companion.events import InputEvent
 from companion.live import LiveState
 from companion.observation import Observation, ObservationFormatError
+from companion.player_names import is_placeholder, name_key
 from companion.refereeing.protocol import (
     NO_MAT,
     ArmSlaps,
@@ -45,8 +46,8 @@ from companion.refereeing.protocol import (
 )
 from companion.refereeing.registry import LABELS, REFEREED, GameOffer, check_game_setup, offers, open_table
 from companion.refereeing.setup import SetupError, TableSetup, parse_setup
-from companion.stats import head_to_head, is_placeholder, player_stats
-from companion.store import Player, Store, StoredEvent, name_key
+from companion.stats import head_to_head, player_stats
+from companion.store import Player, Store, StoredEvent
 
 log = logging.getLogger(__name__)
 

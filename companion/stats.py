@@ -8,18 +8,12 @@ ahead of whom. A match not played to the end (no winner) counts for nothing here
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-PLACEHOLDER = re.compile(r"seat \d+", re.IGNORECASE)
-"""The setup page's name for a seat nobody named ("Seat 3"): nobody's, kept for no player."""
-
-
-def is_placeholder(name: str) -> bool:
-    return PLACEHOLDER.fullmatch(" ".join(name.split())) is not None
+from companion.player_names import is_placeholder
 
 
 def _counted(player: Mapping[str, Any]) -> bool:

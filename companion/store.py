@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.player_names import name_key
+
 SOURCES = ("camera", "button", "phone", "system")
 
 log = logging.getLogger(__name__)
@@ -80,11 +82,6 @@ class Player:
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name}
-
-
-def name_key(name: str) -> str:
-    """How two players' names are compared: "ann " and "Ann" are one player."""
-    return " ".join(name.split()).casefold()
 
 
 @dataclass(frozen=True)

@@ -147,7 +147,7 @@ class LeagueConfig:
     host: str = "0.0.0.0"
     port: int = 8080
     threads: int = 120
-    """waitress threads: every open board page holds one."""
+    """The board server's threads: every open board page holds one."""
     username: str = "board"
     password: str = ""
     new_day_hour: int = 6
@@ -587,7 +587,8 @@ key_file = ""
 # broker, port and tls, and logs in as its own user.
 [league]
 title = "League"
-database = ""               # empty: league.sqlite3 in the data directory; or postgresql://user:pass@host/db
+database = ""               # empty: league.sqlite3 in the data directory (as a relative path is);
+                            # or postgresql://user:pass@host/db
 host = "0.0.0.0"
 port = 8080
 threads = 120               # each open board page holds one

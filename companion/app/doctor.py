@@ -357,6 +357,17 @@ def check_service(name: str = "companion") -> Iterator[Finding]:
 
 # -- all of them --------------------------------------------------------------------------
 
+def check_broker(config: Config, check: Callable[[Config], Any] | None = None) -> Iterator[Finding]:
+    """Venue mode: the venue's broker answers and takes this table's login (skipped when the
+    table keeps to itself)."""
+    if not config.venue.enabled:
+        return
+    from companion.app.venue_mode import broker_check
+
+    result = (check or broker_check)(config)
+    yield Finding("venue broker", "ok" if result.ok else "fail", result.message, result.fix)
+
+
 def run_checks(config: Config, data_dir: Path, *, press_s: float = 0.0, camera: bool = True,
                pads: bool = True, service: bool = True) -> Iterator[Finding]:
     pi = on_a_pi()
@@ -368,6 +379,7 @@ def run_checks(config: Config, data_dir: Path, *, press_s: float = 0.0, camera: 
     yield from check_data(data_dir)
     yield from check_clock()
     yield from check_port(config.web.host, config.web.port)
+    yield from check_broker(config)
     if service:
         yield from check_service()
 

@@ -189,7 +189,12 @@ class RunningServer:
 
 
 def start_in_thread(app: Any, host: str = "127.0.0.1", port: int = 0, threads: int = 16) -> RunningServer:
-    server = make_server(app, host, port, threads)
+    """The table's app (or, with no referee behind it, a plain one such as the league board)
+    served on a background thread."""
+    if "referee" in app.extensions:
+        server = make_server(app, host, port, threads)
+    else:
+        server = make_wsgi_server(app, host, port, threads, release=lambda: None)
     thread = threading.Thread(target=server.run, name="table-server", daemon=True)
     thread.start()
     return RunningServer(server, thread, host, server.effective_port)

@@ -69,3 +69,12 @@ def subscribe(board: Any, config: Config) -> Any:
     from companion.venue.subscriber import BoardSubscriber
 
     return BoardSubscriber(board, board_settings(config)).start()
+
+
+def board_server(app: Any, board: Any, config: Config, host: str | None = None, port: int | None = None) -> Any:
+    """The league board's server (``[league]`` host, port and threads; the command line's
+    ``--host``/``--port`` first): every open board page holds one of its threads."""
+    from companion.app.server import make_wsgi_server
+
+    return make_wsgi_server(app, host or config.league.host, port if port is not None else config.league.port,
+                            config.league.threads, release=board.close)

@@ -93,6 +93,9 @@ class CaboTable(MatchTable):
         """Codes the players confirmed for doubtful readings, by zone, until the next move."""
         self._lifted: list[tuple[int, int]] = []
         self._touched: set[str] = set()
+        self._entered_moves: set[str] = set()
+        """Slots a move entered by hand moved (a look, a blind switch): the next reading shows
+        them moved, already explained."""
         """Zones whose card was picked up since the last move was applied."""
         self._put_right = False
         """The last move's ruling sends cards back: wait for the table before reading on."""
@@ -138,7 +141,8 @@ class CaboTable(MatchTable):
 
     def _on_reading(self, reading: Reading, t_ns: int) -> None:
         if self.last_reading is not None and reading is not self.last_reading:
-            self._touched |= reading.touched(self.last_reading)
+            self._touched |= reading.touched(self.last_reading) - self._entered_moves
+            self._entered_moves = set()
         self.last_reading = reading
         reading = self._with_confirmed(reading)
         if reading.doubts:
@@ -388,7 +392,8 @@ class CaboTable(MatchTable):
             self._announce({"rule_id": "", "kind": "violation", "seat": None, "message": f"Not an action: {exc}"})
             return
         self.question = None  # the move entered answers whatever was asked
-        self._try([action])
+        if self._try([action]):
+            self._entered_moves = _places_moved(action)
 
     def _on_undo(self) -> None:
         if self.undo_match_input() or not self.game.actions:
@@ -651,6 +656,20 @@ def _deck_order(code: str) -> tuple[int, int]:
 
 def _card_text(code: str | None) -> str:
     return parse_card(code).pretty() if code else "a card"
+
+
+def _places_moved(action: CaboAction) -> set[str]:
+    """The slots whose cards a power's use picks up and puts down: the camera sees them
+    moved, and the move that explains it was entered on the phone."""
+    if isinstance(action, Peek):
+        places = [action.target]
+    elif isinstance(action, BlindSwap):
+        places = [action.a, action.b]
+    elif isinstance(action, PowerPeek):
+        places = [(action.seat, action.own), action.other]
+    else:
+        return set()
+    return {f"seat{seat}/slot{slot}" for seat, slot in places}
 
 
 def _action_text(action: CaboAction) -> str:

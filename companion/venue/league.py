@@ -240,7 +240,8 @@ def is_postgres(database: str) -> bool:
 
 def open_league(database: str, data_dir: Path) -> LeagueStore:
     """The config's ``league.database``: "" (``league.sqlite3`` in ``data_dir``), a SQLite file's
-    path, or a ``postgresql://`` address."""
+    path (a relative one within ``data_dir``: a service's working directory is nobody's
+    choice), or a ``postgresql://`` address."""
     if is_postgres(database):
         return PostgresLeague(database)
-    return SQLiteLeague(Path(database).expanduser() if database else data_dir / LEAGUE_DB)
+    return SQLiteLeague(data_dir / Path(database or LEAGUE_DB).expanduser())

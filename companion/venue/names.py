@@ -6,8 +6,9 @@ Topics (``companion/<venue>/<table>/...``):
 * ``.../result/<session>``: a game's result, one topic per game (retained, QoS 1);
 * ``.../online``: ``1`` while the table is connected, ``0`` (its will) once it is not (retained).
 
-A player is known by their name for now (:func:`player_key`); players kept across games with
-ids of their own come with the players' table (see docs/install-pi.md, "Venue mode").
+A player is known across the venue's tables by their name (:func:`player_key`), compared as
+each table compares the names of the players it keeps (``companion.player_names``): a
+player's id is their own table's, not the venue's.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from companion.player_names import is_placeholder, name_key
+
 ROOT = "companion"
 ID = re.compile(r"^[a-z0-9](?:[a-z0-9_-]{0,38}[a-z0-9])?$")
 ID_RULE = "1 to 40 characters: lower-case letters, digits, - and _ (not at either end)"
-DEFAULT_SEAT = re.compile(r"^seat\s*\d+$")
 MAX_NAME = 40
 
 
@@ -39,10 +41,9 @@ def player_key(name: str) -> str | None:
     case ironed out ("  ann " and "Ann" are one player). ``None`` for a seat left with its
     default name ("Seat 2"): nobody in particular, kept out of the standings.
 
-    The one place a player's identity is decided: players kept with ids of their own replace
-    this function, and the league store's keys with it."""
-    key = " ".join(unicodedata.normalize("NFKC", name).split()).casefold()[:MAX_NAME]
-    if not key or DEFAULT_SEAT.match(key):
+    The one place a player's identity is decided at the venue."""
+    key = name_key(unicodedata.normalize("NFKC", name))[:MAX_NAME]
+    if not key or is_placeholder(key):
         return None
     return key
 

@@ -86,6 +86,9 @@ def test_an_input_that_cannot_be_stored_is_never_acknowledged(table, monkeypatch
     def full_disk(*args, **kwargs):
         raise StoreError("events.sqlite3: database or disk is full")
 
+    deadline = time.monotonic() + 10
+    while table.referee.pending() and time.monotonic() < deadline:  # the setup handled first
+        time.sleep(0.01)
     monkeypatch.setattr(table.store, "append", full_disk)
     before = table.referee.pending()
     response = post(client, "/api/answer", {"question": 1, "option": 0})

@@ -16,6 +16,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import cv2
@@ -38,6 +39,7 @@ def example_keys() -> set[str]:
     """The keys of the example, set or shown commented out (``# buzzer_pin = 24``)."""
     uncommented = re.sub(r"(?m)^# (\w+ = )", r"\1", EXAMPLE)
     uncommented = re.sub(r"(?m)^# (\[house_rules\.\w+\])", r"\1", uncommented)
+    uncommented = re.sub(r"(?m)^# (\[league\.win_points\])", r"\1", uncommented)
     keys = set()
     for key in key_lines(uncommented):
         key = re.sub(r"\[\d+\]", "[]", key)
@@ -45,6 +47,10 @@ def example_keys() -> set[str]:
             keys.add(key)
         elif key.startswith("house_rules.") and key.count(".") == 2:
             keys.add("house_rules.GAME.OPTION")
+        if key.startswith("league.win_points"):  # the table of points, then a game's points
+            keys.discard(key)
+            if key.count(".") == 2:
+                keys.add("league.win_points.GAME")
     return keys
 
 
@@ -124,6 +130,97 @@ PROBES: dict[str, Probe] = {
     "house_rules.GAME.OPTION": lambda tmp: ('[house_rules.crocodile]\ncall_timing = "own_turn_after_action"\n',
                                             check_setup_rules),
 }
+VENUE = '[venue]\nname = "club"\nbroker = "127.0.0.1"\nport = 1\n'
+"""A venue whose broker is not there (the publisher keeps trying, the table goes on)."""
+
+
+def publisher(check: Callable[[Any], bool], extra: str = "") -> Probe:
+    """A probe of a ``[venue]`` key: what the table's publisher was made with."""
+    return lambda tmp: (VENUE + extra, lambda t: check(t.publisher))
+
+
+def venue_file(key: str) -> Probe:
+    """A probe of a certificate file of ``[venue]``: what the table logs in to the broker with."""
+    def probe(tmp: Path) -> tuple[str, Callable[[Table], Any]]:
+        from companion.app.venue_mode import table_settings
+
+        paths = {name: tmp / f"{name}.pem" for name in ("ca_file", "cert_file", "key_file")}
+        for path in paths.values():
+            path.write_text("not read while tls is off\n")
+        # a client certificate goes with its key: both are given for either
+        given = [key] if key == "ca_file" else ["cert_file", "key_file"]
+        text = "".join(f'{name} = "{paths[name]}"\n' for name in given)
+        # no broker: venue mode stays off, so nothing reads the stand-in files
+        return ('[venue]\nname = "club"\ntls = true\n' + text,
+                lambda t: getattr(table_settings(t.config), key) == str(paths[key]))
+    return probe
+
+
+def league(text: str, check: Callable[[Any, Path], bool]) -> Probe:
+    """A probe of a ``[league]`` key: the board ``companion venue`` opens with this config."""
+    def probe(tmp: Path) -> tuple[str, Callable[[Table], Any]]:
+        def opened(t: Table) -> bool:
+            from companion.app.venue_mode import board_settings, open_board
+
+            board = open_board(t.config, tmp / "board")
+            try:
+                return check(SimpleNamespace(board=board, settings=board_settings(t.config), config=t.config), tmp)
+            finally:
+                board.close()
+                board.league.close()
+        return VENUE + "\n[league]\n" + text, opened
+    return probe
+
+
+def board_server(text: str, check: Callable[[Any], bool]) -> Probe:
+    """A probe of the board's server keys: the server ``companion venue`` would listen with."""
+    def probe(tmp: Path) -> tuple[str, Callable[[Table], Any]]:
+        def served(t: Table) -> bool:
+            from companion.app.venue_mode import board_server as make
+            from companion.app.venue_mode import open_board
+            from web.board import create_board_app
+
+            board = open_board(t.config, tmp / "board")
+            server = make(create_board_app({}, board=board), board, t.config)
+            try:
+                return check(server)
+            finally:
+                server.sock.close()
+                board.close()
+                board.league.close()
+        return VENUE + "\n[league]\n" + text, served
+    return probe
+
+
+PORT = free_port()
+PROBES.update({
+    "venue.name": publisher(lambda p: p.venue == "club"),
+    "venue.table_id": publisher(lambda p: p.table == "t7", 'table_id = "t7"\n'),
+    "venue.broker": publisher(lambda p: p.settings.host == "127.0.0.1"),
+    "venue.port": publisher(lambda p: p.settings.effective_port == 1),
+    "venue.username": publisher(lambda p: p.settings.username == "kitchen", 'username = "kitchen"\n'),
+    "venue.password": publisher(lambda p: p.settings.password == "s3cret", 'password = "s3cret"\n'),
+    "venue.tls": lambda tmp: ('[venue]\nname = "club"\nbroker = "127.0.0.1"\ntls = true\n',
+                              lambda t: t.publisher.settings.tls and t.publisher.settings.effective_port == 8883),
+    "venue.ca_file": venue_file("ca_file"),
+    "venue.cert_file": venue_file("cert_file"),
+    "venue.key_file": venue_file("key_file"),
+    "league.title": league('title = "Thursday club"\n', lambda b, tmp: b.board.title == "Thursday club"),
+    "league.database": league('database = "DB"\n'.replace("DB", "league-kept.sqlite3"),
+                              lambda b, tmp: b.board.league.where == str(tmp / "board" / "league-kept.sqlite3")),
+    "league.username": league('username = "wall"\n', lambda b, tmp: b.settings.username == "wall"),
+    "league.password": league('password = "w4ll"\n', lambda b, tmp: b.settings.password == "w4ll"),
+    "league.new_day_hour": league("new_day_hour = 4\n", lambda b, tmp: b.board.new_day_hour == 4),
+    "league.season_start": league('season_start = "2026-09-01"\n', lambda b, tmp: b.board.season_since is not None),
+    "league.play_points": league("play_points = 2\n", lambda b, tmp: b.board.scoring.play_points == 2),
+    "league.win_points.GAME": league("[league.win_points]\ncrocodile = 3\n",
+                                     lambda b, tmp: b.board.scoring.for_win("crocodile") == 3
+                                     and b.board.scoring.for_win("recall") == 1),
+    "league.host": board_server(f'host = "127.0.0.1"\nport = {PORT}\n', lambda s: s.effective_host == "127.0.0.1"),
+    "league.port": board_server(f'host = "127.0.0.1"\nport = {PORT}\n', lambda s: s.effective_port == PORT),
+    "league.threads": board_server(f'host = "127.0.0.1"\nport = {PORT}\nthreads = 33\n',
+                                   lambda s: s.asgi.wsgi.executor._max_workers == 33),
+})
 SERVED = {"web.host", "web.port", "web.threads", "web.admin_pin", "web.allowed_hosts"}
 """Keys that act on the running server: checked on a real ``companion serve`` below."""
 

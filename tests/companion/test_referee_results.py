@@ -38,11 +38,13 @@ def test_the_result_is_kept_while_the_game_is_open(tmp_path):
     (kept,) = referee.store.results()
     assert kept.finished_wall is None and kept.result["over"] and kept.last_seq == referee.store.events(1)[-1].seq
     assert referee.store.latest_unfinished_session().id == kept.session_id  # the table resumes the same game
-    assert referee.history() == []  # the history lists finished games only
+    # the history lists the match once it is over, once, though its session is still open
+    assert [entry["session"] for entry in referee.history()] == [kept.session_id]
 
     set_up(referee, "recall")  # the next game closes this one, its result unchanged
     finished = referee.store.results()[0]
     assert finished.finished_wall is not None and finished.result == kept.result
+    assert [entry["session"] for entry in referee.history()] == [kept.session_id]
 
 
 def test_a_result_lost_to_a_crash_is_written_when_the_table_resumes(tmp_path):

@@ -11,7 +11,18 @@ import pytest
 
 from companion.app.demo.world import TableWorld
 from companion.games.cabo import Crocodile
-from companion.games.cabo.actions import ClaimedCard, Discard, Draw, Look, Reveal, Smackdown, Swap, TurnUp
+from companion.games.cabo.actions import (
+    BlindSwap,
+    ClaimedCard,
+    Discard,
+    Draw,
+    Look,
+    PlayPower,
+    Reveal,
+    Smackdown,
+    Swap,
+    TurnUp,
+)
 from companion.observation import Observation
 from companion.refereeing.cabo import CaboTable
 from companion.refereeing.protocol import MatZones, TableInput
@@ -306,3 +317,26 @@ def test_cards_put_back_after_a_ruling_do_not_muddle_the_next_move():
 def _drawn(truth):
     """The code of the card the player to move holds (the truth knows it)."""
     return truth.table.cards[truth.table.hand].face.code
+
+
+def test_CR_12_a_blind_swap_entered_on_the_phone_explains_the_two_cards_the_camera_sees_moved():
+    """The player enters the switch on the phone as they make it; the camera's next reading
+    shows both cards moved, together with the next player's move: that move alone is to be
+    explained (the switched cards were a different move, already applied)."""
+    table = Table(deck=["8c", "9h", "5d", "6c"])
+    table.deal()
+    table.truth.apply(Draw(1))
+    table.truth.apply(PlayPower(1, "9h"))
+    table.see()
+    question = table.referee.question
+    power = next(i for i, o in enumerate(question.options) if "for its power" in o.label)
+    handle(table.referee, "answer", None, table.t, {"question": question.id, "option": power})
+    switch = BlindSwap(1, (1, 0), (2, 3))
+    handle(table.referee, "act", None, table.t, {"action": switch.to_json()})
+    table.truth.apply(switch)
+    table.truth.apply(Draw(2))
+    table.truth.apply(Discard(2, "5d"))
+    table.see()  # both switched cards lie a little otherwise: picked up and put down
+    assert table.referee.question is None and not table.referee.notes
+    table.assert_in_step()
+    assert table.view()["turn"] == 3

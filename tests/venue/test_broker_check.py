@@ -13,6 +13,8 @@ from companion.venue.mosquitto import LocalMosquitto, free_port
 from companion.venue.mqtt import BrokerSettings, check_board, check_broker
 from companion.venue.publisher import TablePublisher
 
+from .conftest import USERS
+
 
 def test_the_table_may_publish_as_itself(login):
     check = check_broker(login("t1"), "club", "t1")
@@ -64,3 +66,20 @@ def test_a_broker_with_tls(mosquitto, tmp_path, eventually):
         eventually(publisher.connected.is_set, "the table connects over TLS")
         publisher.stop()
         store.close()
+
+
+def test_companion_doctor_checks_the_venues_broker(tmp_path, mosquitto):
+    """The doctor names the broker check: ok on the venue's broker with this table's login,
+    a failure with its fix on a wrong password; nothing when the table keeps to itself."""
+    from companion.app.config import parse_config
+    from companion.app.doctor import check_broker
+
+    def config(password: str):
+        return parse_config(f'[venue]\nname = "club"\ntable_id = "t1"\nbroker = "{mosquitto.host}"\n'
+                            f'port = {mosquitto.port}\nusername = "t1"\npassword = "{password}"\n')
+
+    good = list(check_broker(config(USERS["t1"])))
+    assert [(f.check, f.state) for f in good] == [("venue broker", "ok")]
+    bad = list(check_broker(config("wrong")))
+    assert bad[0].state == "fail" and bad[0].fix
+    assert list(check_broker(parse_config(""))) == []

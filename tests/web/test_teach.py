@@ -220,7 +220,8 @@ def test_companion_teach_deck_goes_through_the_running_service_which_owns_the_ca
         referee.stop()
     assert result.exit_code == 0, result.output
     assert f"Teaching deck 'bobs' through the service at {server.url}: 10 Croks, then the back" in result.output
-    assert "11/11  any card of the deck, face down (its back)" in result.output
+    # progress as it was polled: the first card asked for, the last line once all are taught
+    assert " 1/11  " in result.output and "11/11  done" in result.output
     assert "stored deck 'bobs' (11 cards) by the service" in result.output
     assert TaughtDeck.load(tmp_path / "service-data", "bobs").ids == (*croks, "BACK")
     assert not (tmp_path / "mine").exists()  # nothing stored where the CLI would have kept it

@@ -103,6 +103,8 @@ def teach_through(service: Service, name: str, catalog: dict[str, Any], deck_lis
         raise click.Abort() from None
     finally:
         stop.set()
+    if _progress(lesson) != shown:  # the last cards may be taught between two looks
+        echo(_progress(lesson))
     echo("every card is shown: storing the deck (checking every card against the others)…")
     return service.call("POST", "/api/teach/store")
 

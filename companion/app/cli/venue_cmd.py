@@ -40,8 +40,8 @@ def venue(config_path: str | None, data_dir: Path | None, host: str | None, port
     if check:
         sys.exit(_check(config))
 
-    from companion.app.server import make_wsgi_server, run_until_signalled
-    from companion.app.venue_mode import open_board, subscribe
+    from companion.app.server import run_until_signalled
+    from companion.app.venue_mode import board_server, open_board, subscribe
     from companion.venue.league import LeagueError
     from web.board import create_board_app
 
@@ -54,9 +54,7 @@ def venue(config_path: str | None, data_dir: Path | None, host: str | None, port
         sys.exit(4)
     app = create_board_app({"ALLOWED_HOSTS": config.web.allowed_hosts}, board=board)
     try:
-        server = make_wsgi_server(app, host or config.league.host,
-                                  port if port is not None else config.league.port, config.league.threads,
-                                  release=board.close)
+        server = board_server(app, board, config, host, port)
     except OSError as exc:
         click.echo(f"Cannot listen on {host or config.league.host}:{port or config.league.port}: {exc}", err=True)
         board.league.close()
