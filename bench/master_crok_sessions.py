@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.app.crok_decks import crok_mat, reader_deck  # noqa: E402
+from companion.app.crok_decks import reader_deck
 from companion.app.demo.mastercrok import (  # noqa: E402
     DECK_NAMES,
     STORY_SEED,
@@ -39,13 +39,14 @@ from companion.referee import Referee  # noqa: E402
 from companion.refereeing.mastercrok import MasterCrokTable  # noqa: E402
 from companion.refereeing.protocol import MatZones  # noqa: E402
 from companion.store import Store  # noqa: E402
+from vision.mat.battle import battle_layout  # noqa: E402
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sessions", type=int, default=8)
     args = parser.parse_args()
-    layout = crok_mat(2)
+    layout = battle_layout(2)
     zones = MatZones.from_json([z.to_json() for z in layout.zones])
     right = asked_all = 0
     rulings = rulings_right = wrong_rulings = 0

@@ -63,7 +63,7 @@ class Table:
         self.truth.apply(TurnUp(0))
         for seat in range(4):
             self.truth.apply(Look(seat, (0, 1)))
-        self.world = TableWorld(self.truth, mat_layout("crocodile", 4, "a2"))
+        self.world = TableWorld(self.truth, mat_layout("crocodile", 4))
         setup = referee.check_setup({"game": "crocodile", "seats": ["Ann", "Bob", "Cid", "Dee"]}).to_json()
         referee.submit(InputEvent("phone", "setup", time.monotonic_ns(), None, setup))
         self.see()

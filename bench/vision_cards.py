@@ -297,7 +297,7 @@ def speed_scenes(count: int, played: bool = False, tilt_deg: float = 0.0) -> lis
     two down, three face up on the discard pile, one on the draw pile. ``played``: the same
     tables a moment earlier, the last discard not yet played. ``tilt_deg``: the camera
     tipped this far off overhead (straight above by default)."""
-    layout = mat_layout("crocodile", 4, "a2")
+    layout = mat_layout("crocodile", 4)
     camera = overhead_camera(layout.size_mm, tilt_deg=tilt_deg, pan_deg=4.0) if tilt_deg else None
     frames = []
     rng = np.random.default_rng(7)
@@ -406,7 +406,7 @@ for v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 import cv2
 from vision.mat import mat_layout
 from vision.reader import CardReader
-reader = CardReader(mat_layout("crocodile", 4, "a2"))
+reader = CardReader(mat_layout("crocodile", 4))
 for path in sys.argv[1:]:
     reader.read_image(cv2.imread(path))
 # ru_maxrss survives exec on Linux (it would be the parent's): the kernel's own peak instead

@@ -51,7 +51,7 @@ FRAMES = 6
 TABLE = {"seat0": [down()] * 4, "seat1": [down()] * 4, "seat2": ["5h", down(), "9c", down()],
          "draw": [down()] * 10, "discard": ["7h"]}
 PLAYED = {**TABLE, "discard": ["7h", "Qs"]}
-LAYOUT = mat_layout("crocodile", 4, "a2")
+LAYOUT = mat_layout("crocodile", 4)
 
 
 def settled_with_hand(hand: HandOver, light: float, cast: tuple[float, float, float],

@@ -200,7 +200,7 @@ def _squares(obs: Observation) -> dict[str, object]:
 
 def card_figures(battles: int, renderer: SceneRenderer, base: float) -> None:
     cards = shipped_catalog("example").to_json()["crok"]
-    layout = battle_layout(2, "a3")
+    layout = battle_layout(2)
     deck = default_deck(cards, "bench", layout)
     reader = taught_cards.TaughtCardReader(deck, layout)
     strangers = invented_croks(30, 77)

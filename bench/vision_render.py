@@ -101,7 +101,7 @@ def bench_calibration(frames: int, base: float) -> None:
         print(f"  homography error {name:<24} mean {np.nanmean(e):.2f} mm  max {np.nanmax(e):.2f} mm "
               f"(zone centres, random tilt <= 14 deg)")
     # Markers covered: the calibration is kept.
-    layout = mat_layout("crocodile", 4, "a2")
+    layout = mat_layout("crocodile", 4)
     camera = overhead_camera(layout.size_mm, SIZE, tilt_deg=6)
     calibrator = MatCalibrator(layout)
     calibrator.update(renderer.render(Scene(camera, layout=layout)).image)

@@ -32,7 +32,7 @@ from hardware.arbiter import SlapResult
 from hardware.pads import PadEvent
 from hardware.table import open_table_pads
 from vision.mat.games import mat_layout
-from vision.mat.layout import PAPERS_MM, MatLayout, MatTooSmall
+from vision.mat.layout import MatLayout
 from vision.reader import CardReader
 from vision.sources import SourceError, open_source
 
@@ -77,22 +77,12 @@ def pool_board() -> dict[str, Any]:
 
 @lru_cache(maxsize=32)
 def mat_for(game: str, seats: int, paper: str = "auto") -> MatLayout:
-    """The mat a game is played on: on ``paper``, or (``auto``) the smallest paper that
-    holds the game's zones at real card size. Worked out once per game, seats and paper:
-    a layout takes a good half second, and a setup must not wait for it."""
-    if game == "master-crok":
-        from companion.app.crok_decks import crok_mat
-
-        return crok_mat(seats, paper)
+    """The mat a game is played on: the size of ``paper``, or (``auto``) as small as the
+    game's zones allow at real card size, as ``companion mat`` prints it by default. Worked
+    out once per game, seats and paper: a layout takes a good half second, and a setup must
+    not wait for it."""
     board = pool_board() if game == "pool-party" else None
-    if paper != "auto":
-        return mat_layout(game, seats, paper, board=board)
-    for name in sorted(PAPERS_MM, key=lambda p: PAPERS_MM[p][0] * PAPERS_MM[p][1]):
-        try:
-            return mat_layout(game, seats, name, board=board)
-        except MatTooSmall:
-            continue
-    raise MatTooSmall(f"{game} for {seats} seats fits on no listed paper")
+    return mat_layout(game, seats, paper, board=board)
 
 
 @lru_cache(maxsize=32)

@@ -86,8 +86,9 @@ class CameraConfig:
     height: int = 720
     fps: float = 10.0
     mat_paper: str = "auto"
-    """The paper the mat was printed on (``companion mat``); ``auto``: the smallest that
-    holds the game."""
+    """The mat's own size as printed (``companion mat --size``, on sheets of any paper):
+    ``auto``, as small as the game allows with cards at real size (the default of
+    ``companion mat``), a paper name or WIDTHxHEIGHT in mm."""
 
 
 @dataclass(frozen=True)
@@ -532,7 +533,7 @@ source = "auto"             # auto (a Pi camera, else a USB webcam, else none), 
 width = 1280                # the camera's picture size, in pixels
 height = 720
 fps = 10                    # frames a second (a replay plays at this pace)
-mat_paper = "auto"          # the paper the mat is printed on; auto: the smallest that fits
+mat_paper = "auto"          # the mat's size as printed (companion mat --size); auto: as small as the game allows
 
 [buttons]
 pin_factory = "lgpio"       # lgpio on a Pi (kernel edge timestamps); mock simulates

@@ -20,8 +20,6 @@ from typing import Any
 
 from companion.games.mastercrok.catalog import Catalog, CatalogError, parse_catalog
 from companion.refereeing.setup import SetupError
-from vision.mat.battle import battle_layout
-from vision.mat.layout import PAPERS_MM, MatError, MatLayout
 from vision.taught.store import TaughtDeck, TaughtError, combined, taught_decks
 from vision.taught.teach import BACK_LABEL
 
@@ -139,18 +137,3 @@ def _stamp(data_dir: Path, names: Sequence[str]) -> str:
         path = Path(data_dir) / "taught" / "decks" / name / "deck.json"
         times.append(path.stat().st_mtime_ns if path.is_file() else 0)
     return json.dumps(times)
-
-
-@lru_cache(maxsize=16)
-def crok_mat(seats: int, paper: str = "auto") -> MatLayout:
-    """The battle mat for ``seats`` players: on ``paper``, or (``auto``) the smallest paper
-    whose mat holds every spot and its piles; past the largest paper, the spots alone (the
-    piles are then not followed)."""
-    papers = sorted(PAPERS_MM, key=lambda p: PAPERS_MM[p][0] * PAPERS_MM[p][1]) if paper == "auto" else [paper]
-    for piles in (True, False):
-        for name in papers:
-            try:
-                return battle_layout(seats, name, piles=piles)
-            except MatError:
-                continue
-    raise MatError(f"master-crok: {seats} battle spots fit on no paper of {', '.join(papers)}")

@@ -192,7 +192,7 @@ class Teaching:
                                           "(camera.source in the config)", 409)
             if self.lesson is not None and not self.lesson.done and self.lesson.stored is None:
                 raise TeachingRefused("", f"deck {self.lesson.name!r} is being taught: cancel it first", 409)
-            self.lesson = Lesson(deck, parsed, ids, items, CardTeacher(self.layout or battle_layout(2, "a3")))
+            self.lesson = Lesson(deck, parsed, ids, items, CardTeacher(self.layout or battle_layout(2)))
             self.camera.divert = self.frame
             log.info("teaching deck %r: %d cards to show", deck, len(items))
             return self.lesson.status()

@@ -7,7 +7,8 @@ seat's slot occupancy and the cards lying face up. This module makes one from th
 and says which readings are doubtful, so the referee can ask instead of guessing.
 
 A seat's penalty cards (CR-G12, CR-G17: they become slots 4 and up) lie in the seat's
-penalty place on the mat (``seat{n}/penalty``). On a mat without those places, a card
+penalty place on the mat (``seat{n}/penalty``), numbered from the place's end nearest the
+player (the order the player lays them). On a mat without those places, a card
 lying near a seat but outside its four slots is given to the nearest seat.
 """
 
@@ -142,9 +143,9 @@ def read_table(
         elif kind == "draw":
             draw.append(card)
         elif place is not None and kind == "penalty" and place.seat is not None:
-            # in order of the place's length, from the layout outwards
+            # in the order the player lays them: from the place's end nearest them
             area = penalty_places.get(place.seat)
-            order = area.distance(card.mat_xy) if area is not None and card.mat_xy is not None else 0.0
+            order = area.away_from_player(card.mat_xy) if area is not None and card.mat_xy is not None else 0.0
             penalty[place.seat].append((order, card))
         elif card.mat_xy is not None and layouts and not penalty_places:
             loose.append(card)

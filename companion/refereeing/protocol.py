@@ -13,6 +13,7 @@ referee imports no game.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
@@ -83,11 +84,23 @@ class ZoneArea:
     y: float
     w: float
     h: float
+    facing: int = 0
+    """The way the zone reads upright, in degrees: 0 to a player at the bottom edge, 90 at
+    the left, 180 at the top, 270 at the right."""
 
     def distance(self, point: Sequence[float]) -> float:
         dx = max(self.x - point[0], 0.0, point[0] - (self.x + self.w))
         dy = max(self.y - point[1], 0.0, point[1] - (self.y + self.h))
         return float((dx * dx + dy * dy) ** 0.5)
+
+    def away_from_player(self, point: Sequence[float]) -> float:
+        """How far ``point`` lies from the zone's player, along the way they face (mm from the
+        zone's edge nearest them)."""
+        a = math.radians(self.facing)
+        toward = (-math.sin(a), math.cos(a))  # on the mat, from the zone toward its player
+        near = max(((self.x + cx * self.w) * toward[0] + (self.y + cy * self.h) * toward[1])
+                   for cx in (0, 1) for cy in (0, 1))
+        return float(near - (point[0] * toward[0] + point[1] * toward[1]))
 
 
 @dataclass(frozen=True)
@@ -105,7 +118,7 @@ class MatZones:
             place = Zone.read(str(zone.get("name", "")))
             if place is not None:
                 x, y, w, h = zone["rect"]
-                areas.append(ZoneArea(place, float(x), float(y), float(w), float(h)))
+                areas.append(ZoneArea(place, float(x), float(y), float(w), float(h), int(zone.get("facing", 0))))
         return cls(tuple(areas))
 
     def of_kind(self, kind: str) -> list[ZoneArea]:

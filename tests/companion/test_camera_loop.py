@@ -55,11 +55,11 @@ def test_a_camera_close_enough_says_nothing_more():
 
 
 def test_a_camera_too_far_for_its_pixels_says_so_on_the_page():
-    # Eight seats need an A1 mat: at 1280x720 its cards show 70 px wide, too few to read
+    # Eight seats need an 877 x 620 mm mat: at 1280x720 its cards show 67 px wide, too few to read
     # every index (the page shows "Camera live: <message>").
     status = first_live_status(8)
     assert status["state"] == "live"
-    assert "70 px wide" in status["message"] and "higher resolution" in status["message"]
+    assert "67 px wide" in status["message"] and "higher resolution" in status["message"]
 
 
 def test_a_camera_out_of_focus_says_so_on_the_page():
@@ -131,7 +131,7 @@ def test_a_camera_that_fails_with_no_way_to_reopen_it_ends_the_loop():
 
 
 def test_master_crok_gets_a_reader_for_its_decks_and_teaching_takes_the_frames_meanwhile():
-    from companion.app.crok_decks import crok_mat
+    from vision.mat.battle import battle_layout
 
     referee = PageSide(2)
     referee.setup = SimpleNamespace(game="master-crok", seats=["Ann", "Bob"], game_setup={"deck_names": ["a", "b"]})
@@ -142,7 +142,7 @@ def test_master_crok_gets_a_reader_for_its_decks_and_teaching_takes_the_frames_m
         asked.append(key)
         return None  # a deck the camera cannot read: no reading, the camera goes on
 
-    loop = CameraLoop(RendererSource(crok_mat(2), state=TableState(), seed=3), referee, reader_for)
+    loop = CameraLoop(RendererSource(battle_layout(2), state=TableState(), seed=3), referee, reader_for)
     assert loop.step() and asked == [("master-crok", 2, ("a", "b"))]
     loop.divert = lambda frame: taught.append(frame.index)
     assert loop.step() and loop.step() and len(taught) == 2 and referee.readings == []

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from companion.app.crok_decks import crok_mat, fill_setup, reader_deck, summaries, with_catalog
+from companion.app.crok_decks import fill_setup, reader_deck, summaries, with_catalog
 from companion.app.demo.mastercrok import DECK_NAMES, UNTAUGHT, story_decks, story_setup, teach_story_decks
 from companion.crok_catalogs import shipped_catalog
 from companion.events import InputEvent
@@ -81,10 +81,3 @@ def test_the_camera_reads_every_deck_at_the_table(data_dir):
     deck = reader_deck(data_dir, DECK_NAMES)
     assert UNTAUGHT not in deck.ids and "wind-gale" in deck.ids and "sun-kroko" in deck.ids
     assert deck.ids.count("BACK") == 1
-
-
-def test_the_mat_is_the_smallest_paper_that_holds_every_spot_and_its_piles():
-    assert crok_mat(2).paper == "a3" and {z.name for z in crok_mat(2).zones} >= {"seat0/winners", "seat1/losers"}
-    assert (crok_mat(4).paper, len(crok_mat(4).zones)) == ("a2", 12)
-    assert (crok_mat(8).paper, len(crok_mat(8).zones)) == ("a0", 24)
-    assert {z.name for z in crok_mat(3, "a3").zones} == {f"seat{n}/battle" for n in range(3)}  # no room for piles

@@ -15,7 +15,7 @@ from companion.refereeing.protocol import MatZones
 from companion.store import Store
 from vision.mat.games import mat_layout
 
-LAYOUT = mat_layout("crocodile", 4, "a2")
+LAYOUT = mat_layout("crocodile", 4)
 
 
 def zones(game, seats):

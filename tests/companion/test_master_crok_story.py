@@ -24,7 +24,7 @@ from companion.refereeing.protocol import MatZones
 from companion.store import Store
 from vision.mat.battle import battle_layout
 
-LAYOUT = battle_layout(2, "a3", piles=True)
+LAYOUT = battle_layout(2)
 ZONES = MatZones.from_json([z.to_json() for z in LAYOUT.zones])
 
 

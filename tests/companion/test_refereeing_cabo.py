@@ -45,7 +45,7 @@ class Table:
     """The truth, the world and the referee side by side."""
 
     def __init__(self, house_rules=None, layouts=LAYOUTS, deck=DECK):
-        self.layout = mat_layout("crocodile", len(layouts), "a2")
+        self.layout = mat_layout("crocodile", len(layouts))
         setup = {"dealer": 0, "layouts": layouts, "deck_top": deck}
         self.truth = Crocodile(list(SEATS[: len(layouts)]), house_rules, seed=5, setup=setup)
         self.world = TableWorld(self.truth, self.layout)

@@ -35,7 +35,7 @@ class Table:
     def __init__(self, house_rules=None, decks=("red", "blue"), piles=False, first=0):
         mat = MatZones()
         if piles:
-            layout = battle_layout(2, "a3", piles=True)
+            layout = battle_layout(2)
             mat = MatZones.from_json([z.to_json() for z in layout.zones])
         setup = TableSetup("master-crok", SEATS, house_rules or {}, first, game_setup=game_setup(decks))
         MasterCrokTable.check_setup(setup)

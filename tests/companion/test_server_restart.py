@@ -25,7 +25,7 @@ from vision.mat.games import mat_layout
 from vision.render.scene import SceneRenderer
 from vision.render.table import TableState, table_scene
 
-LAYOUT = mat_layout("crocodile", 3, "a2")
+LAYOUT = mat_layout("crocodile", 3)
 # Red cards on the pile only: the test is about the restart, not about telling ♠ from ♣.
 DEAL = Deal(layouts=(("Kh", "2d", "3h", "5d"), ("Ad", "3d", "6h", "7d"), ("9d", "Td", "Jh", "Qd")),
             deck_top=("4h", "5h", "6d", "2h", "8h"), dealer=0)

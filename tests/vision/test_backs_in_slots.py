@@ -13,7 +13,7 @@ from vision.render.table import table_scene
 
 
 def test_every_face_down_card_of_a_crocodile_table_is_found_in_its_slot():
-    layout = mat_layout("crocodile", 4, "a2")
+    layout = mat_layout("crocodile", 4)
     game = Crocodile(["A", "B", "C", "D"], seed=3)
     game.apply(TurnUp(0))
     for seat in range(4):

@@ -13,7 +13,7 @@ import pytest
 from companion.cards import BACK
 from vision.cards.heaps import card_box, touching_cards
 from vision.frame import Frame
-from vision.mat.games import mat_layout
+from vision.mat.layout import custom_layout
 from vision.reader import CardReader
 from vision.render.scene import CardPlacement, render
 from vision.render.synth import KINDS, random_scene
@@ -22,7 +22,11 @@ from vision.render.table import TableState, table_scene
 
 @pytest.fixture(scope="module")
 def layout():
-    return mat_layout("crocodile", 2, "a2")
+    # Felt the size of A2 with its eight markers and no zones, the camera as far as over a
+    # mat of A2: the cards lie off every slot. (The Crocodile mat for two on A2 was that
+    # felt round the middle of the sheet, until every seat got its penalty place: its seats
+    # now fill the sheet's sides, and these heaps would lie over their slots.)
+    return custom_layout("crocodile", [], paper="a2")
 
 
 def _frame(renderer, layout, *cards: CardPlacement) -> tuple[np.ndarray, tuple]:
@@ -105,12 +109,13 @@ def test_a_hands_shadow_on_the_light_mat_is_no_card():
 
 def test_a_coloured_back_beside_a_hands_shadow_on_the_light_mat_is_found():
     # The shadow, as far from the light mat's grey as the back, made one blob with it; a
-    # last look keeps only what is lit or of another colour than the mat (held-out seed 21:
-    # a blue back on the draw pile's place, an arm's shadow across its corner).
-    scene = random_scene(21, kind=KINDS[21 % len(KINDS)])
+    # last look keeps only what is lit or of another colour than the mat (training-like
+    # seed 2478: a purple back on a Crapô deck's place, an arm's shadow across its corner;
+    # held-out seed 21 was the case until the mats got penalty places).
+    scene = random_scene(2478, kind=KINDS[2478 % len(KINDS)])
     assert scene.mat_style == "light"
     cards = CardReader(scene.layout).read_image(render(scene).image).cards
-    assert [c.code for c in cards if np.hypot(*(np.mean(c.corners, axis=0) - (953, 376))) < 20] == [BACK]
+    assert [c.code for c in cards if np.hypot(*(np.mean(c.corners, axis=0) - (949, 516))) < 20] == [BACK]
 
 
 @pytest.mark.parametrize(("dx", "dy", "turn", "mat"), [
@@ -139,12 +144,13 @@ def test_no_card_is_fitted_into_a_lamps_glare_beside_a_back():
 
 
 def test_a_back_in_a_heap_whose_others_lie_under_faces_is_found():
-    # Three backs touching, faces over two of them (held-out seed 43): what is left of
-    # those two, beside the faces, fits no card, and the whole blob was given up. Pieces
-    # beside a face already read, a card's size at most, are more of a card it lies over.
-    scene = random_scene(43, kind=KINDS[43 % len(KINDS)])
+    # Backs touching, faces over some of them (held-out seed 73, as seed 43 was until the
+    # mats got penalty places): what is left of those, beside the faces, fits no card, and
+    # the whole blob was given up. Pieces beside a face already read, a card's size at
+    # most, are more of a card it lies over.
+    scene = random_scene(73, kind=KINDS[73 % len(KINDS)])
     cards = CardReader(scene.layout).read_image(render(scene).image).cards
-    assert [c.code for c in cards if np.hypot(*(np.mean(c.corners, axis=0) - (889, 432))) < 20] == [BACK]
+    assert [c.code for c in cards if np.hypot(*(np.mean(c.corners, axis=0) - (509, 139))) < 20] == [BACK]
 
 
 def test_no_card_is_fitted_into_a_hand_beside_faces():

@@ -78,15 +78,15 @@ def test_a_witness_counts_more_than_its_odds_against_an_unsure_index_net():
     assert WITNESS_WEIGHT > 1 and club_share(out)[1] == pytest.approx(odds / (1 + odds), abs=1e-4)
 
 
-@pytest.mark.parametrize(("seed", "code", "which"), [(2119, "2s", 0), (2237, "Jc", 0), (2195, "Ac", 0),
-                                                   (2310, "5c", 0)])
+@pytest.mark.parametrize(("seed", "code", "which"), [(2279, "5c", 0), (2447, "Jc", 0), (2087, "As", 0),
+                                                   (2131, "Js", 0)])
 def test_a_black_card_the_index_net_is_unsure_of_is_read_right_by_the_second_look(seed: int, code: str, which: int):
-    # training-like rendered tables, in focus: a covered two of spades the index net gives
-    # even odds of club and spade (unread), a covered jack of clubs it calls a spade, with
-    # numpy 2 and OpenCV 5 as with the oldest versions CI runs (a covered jack of spades of
-    # seed 2291, called a club with the first, is a spade with the second: no case to test);
-    # since session 68, by the net tuned on the indices the reader asks it about, a covered
-    # ace of clubs of the deck whose clubs and spades look alike, and a covered five of clubs
+    # training-like rendered tables, in focus, a covered black card each: a five of clubs
+    # the index net leaves unread, a jack of clubs it leaves unread (calls a spade with
+    # numpy 1.24 and OpenCV 4.8), an ace and a jack of spades it calls clubs, with numpy 2
+    # and OpenCV 5 as with the oldest versions CI runs. (Seeds 2119, 2237, 2195 and 2310
+    # were the cases until the mats got penalty places: their tables lie otherwise now, and
+    # the index net reads those cards right.)
     scene = random_scene(seed, kind=KINDS[seed % len(KINDS)])
     rendered = render(scene)
     truth = [t for t in rendered.truth if t.code == code and t.face_up][which]  # two decks

@@ -16,7 +16,7 @@ from vision.render.table import TableState, down, table_scene
 
 
 def _table_image(tmp_path: Path) -> tuple[Path, Path]:
-    layout = mat_layout("crocodile", 2, "a3")
+    layout = mat_layout("crocodile", 2)
     state = TableState(zones={"discard": ["Qh"], "seat0": ["7s", down("2c")]})
     image = render(table_scene(layout, state)).image
     path = tmp_path / "table.png"
@@ -93,7 +93,7 @@ def test_watch_follows_the_renderer(tmp_path: Path):
 def test_watch_says_when_the_camera_is_out_of_focus(tmp_path: Path):
     # A camera whose lens blurs the mat by 1.6 px, where the cards' indices are about 10 px
     # tall: said once, when the mat is first read, not on every frame.
-    layout = mat_layout("crocodile", 2, "a3")
+    layout = mat_layout("crocodile", 2)
     soft = render(table_scene(layout, TableState(zones={"discard": ["Qh"]}), effects=Effects(blur_sigma=1.6))).image
     frames = tmp_path / "frames"
     frames.mkdir()
@@ -110,8 +110,8 @@ def test_watch_says_when_the_camera_is_out_of_focus(tmp_path: Path):
 
 
 def test_read_warns_when_the_cards_show_too_small_to_read(tmp_path: Path):
-    # Eight seats of Crocodile need an A1 mat; at 1280x720 its cards are 70 px wide.
-    layout = mat_layout("crocodile", 8, "a1")
+    # Eight seats of Crocodile need a mat of 877 x 620 mm; at 1280x720 its cards are 67 px wide.
+    layout = mat_layout("crocodile", 8)
     path = tmp_path / "far.png"
     cv2.imwrite(str(path), render(table_scene(layout, TableState(zones={"discard": ["Qh"]}))).image)
     mat = tmp_path / "mat.json"
@@ -119,10 +119,10 @@ def test_read_warns_when_the_cards_show_too_small_to_read(tmp_path: Path):
     out = tmp_path / "annotated"
     result = CliRunner().invoke(main, ["vision", "read", str(path), "--mat", str(mat), "--annotate", str(out)])
     assert result.exit_code == 0, result.output
-    assert "warning: cards show 70 px wide" in result.output
+    assert "warning: cards show 67 px wide" in result.output
     assert (out / "far.annotated.jpg").is_file()
     as_json = CliRunner().invoke(main, ["vision", "read", str(path), "--mat", str(mat), "--json"])
-    assert json.loads(as_json.output.splitlines()[0])["camera"]["card_px"] == 70
+    assert json.loads(as_json.output.splitlines()[0])["camera"]["card_px"] == 67
     # the A3 table of the tests above: no warning
     image, a3 = _table_image(tmp_path)
     assert "warning" not in CliRunner().invoke(main, ["vision", "read", str(image), "--mat", str(a3)]).output

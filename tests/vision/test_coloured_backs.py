@@ -29,7 +29,7 @@ SKIN_COLOURED = ("duplex", "jumbo", "triplex")
 
 @pytest.fixture(scope="module")
 def layout():
-    return mat_layout("crocodile", 4, "a2")
+    return mat_layout("crocodile", 4)
 
 
 def _table(renderer, layout, style: str, zones=None, hands_over=()):
@@ -185,7 +185,7 @@ def test_a_forearm_that_ends_on_the_mat_is_no_row_of_backs(renderer):
     # arm's reach (or a sleeve over the rest of it) the forearm ends on the mat, a card wide
     # and solid: the renderer's darkest skin on a blue mat was reported as two backs over
     # the cards under it (held-out seed 118).
-    layout = mat_layout("crocodile", 8, "a1")
+    layout = mat_layout("crocodile", 8)
     zones = {"seat0": ["9h", "Ah", "4c", "7s"], "seat1": ["2d", "Kc", "5s", "Qh"]}
     hand = HandPlacement(680.0, 470.0, 90.0, 68.0, size=0.87, skin=SKIN_TONES[4], left=True)
     image = renderer.render(table_scene(layout, TableState(zones=zones, hands=(hand,)), mat_style="blue")).image

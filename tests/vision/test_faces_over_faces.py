@@ -37,14 +37,15 @@ def test_a_fans_top_card_is_fitted_at_its_corners_though_cards_do_not_make_the_b
     assert any(np.abs(c - (100, 140)).max() < 2 for c in centres)  # the bottom one, at its own corners
 
 
-@pytest.mark.parametrize(("seed", "code"), [(2191, "Jd"), (2543, "Jd"), (2543, "Ad")])
+@pytest.mark.parametrize(("seed", "code"), [(2047, "8s"), (2047, "6h"), (2311, "4d")])
 def test_a_face_over_a_face_read_is_named_from_its_whole_face(seed: int, code: str, monkeypatch):
-    # training-like tables: a jack of diamonds lying over another face, and one on top of
-    # a fan, as is an ace of diamonds lying across, in frames out of focus seen from far
-    # above (their indices are blots; the ace is named fitted a fifth shorter). The read
-    # faces' outlines, taken out of the mat, bit into them, and card stock does not part
-    # them. (Seed 2539's joker over an ace, in focus, is found so under OpenCV 5; under
-    # 4.8 its word is read, so it is no witness here.)
+    # training-like tables of scattered cards out of focus: an eight of spades and a six of
+    # hearts lying over other faces, and a four of diamonds lying across one (their indices
+    # are blots). The read faces' outlines, taken out of the mat, bit into them, and card
+    # stock does not part them. (Seed 2539's joker over an ace, in focus, is found so under
+    # OpenCV 5; under 4.8 its word is read, so it is no witness here. Seed 2191's and 2543's
+    # jacks and ace of diamonds were the cases until the mats got penalty places: their
+    # tables lie otherwise now, and those are read from their indices.)
     scene = random_scene(seed, kind=KINDS[seed % len(KINDS)])
     rendered = render(scene)
     truth = next(t for t in rendered.truth if t.code == code and t.face_up and not t.covered)
@@ -59,32 +60,33 @@ def test_a_face_over_a_face_read_is_named_from_its_whole_face(seed: int, code: s
     assert read_there() == []
 
 
-def test_a_jack_put_down_over_a_face_is_named_once_the_table_settles():
+def test_a_face_put_down_over_a_face_is_named_once_the_table_settles():
     # the live path: the back finder looks only where the table changed, in a window of
-    # the mat, and the jack's outlines come back in the image's pixels
-    seed = 2191
+    # the mat, and the card's outlines come back in the image's pixels (a four of diamonds
+    # put down across another face, out of focus)
+    seed = 2311
     scene = random_scene(seed, kind=KINDS[seed % len(KINDS)])
-    before = render(replace(scene, cards=tuple(c for c in scene.cards if c.code != "Jd"))).image
+    before = render(replace(scene, cards=tuple(c for c in scene.cards if c.code != "4d"))).image
     rendered = render(scene)
-    truth = next(t for t in rendered.truth if t.code == "Jd" and t.face_up)
+    truth = next(t for t in rendered.truth if t.code == "4d" and t.face_up)
     centre = np.array(truth.corners).mean(axis=0)
     reader = CardReader(scene.layout)
     for i, image in enumerate([before] * 5 + [rendered.image] * 5):
         obs = reader.read(Frame(image, t_ns=1000 * i, index=i, source="test"))
     there = [c for c in obs.cards if np.hypot(*(np.array(c.corners).mean(axis=0) - centre)) < 12]
-    assert [c.code for c in there] == ["Jd"]
+    assert [c.code for c in there] == ["4d"]
 
 
 def test_a_tentative_face_the_net_does_not_name_is_not_reported(monkeypatch):
-    # a jack on top of a fan, the whole-card net's word taken away: nothing is reported
-    # there, not an unread face
-    seed = 2543
+    # a six of hearts lying over another face, the whole-card net's word taken away:
+    # nothing is reported there, not an unread face
+    seed = 2047
     scene = random_scene(seed, kind=KINDS[seed % len(KINDS)])
     rendered = render(scene)
     reader = CardReader(scene.layout)
     assert reader.finder.whole is not None
     reader.finder.whole = None
-    truth = next(t for t in rendered.truth if t.code == "Jd" and t.face_up)
+    truth = next(t for t in rendered.truth if t.code == "6h" and t.face_up and not t.covered)
     centre = np.array(truth.corners).mean(axis=0)
     cards = reader.read_image(rendered.image).cards
     assert not [c for c in cards if np.hypot(*(np.array(c.corners).mean(axis=0) - centre)) < 12]

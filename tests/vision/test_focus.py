@@ -22,7 +22,7 @@ from vision.render.table import TableState, table_scene
 
 @pytest.fixture(scope="module")
 def croc():
-    return mat_layout("crocodile", 4, "a2")
+    return mat_layout("crocodile", 4)
 
 
 def _frame(renderer, layout, effects: Effects) -> np.ndarray:

@@ -1,37 +1,39 @@
-"""Mat layouts, their printed image, the PDF/PNG files and ``companion mat``."""
+"""Mat layouts, their zones, labels and markers, and their picture (the PDF: test_mat_pdf.py)."""
 
 from __future__ import annotations
 
 import json
 import re
-import struct
-import zlib
+from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
-from companion.app.cli import main
 from vision.aruco import MarkerDetector
-from vision.mat import MatError, MatLayout, MatTooSmall, custom_layout, mat_layout, paper_size
+from vision.mat import MatError, MatLayout, MatTooSmall, Rect, custom_layout, mat_layout, paper_size
+from vision.mat.calibration import FRESH, MatCalibrator
 from vision.mat.draw import draw_mat
-from vision.mat.export import pdf_bytes, save_mat
+from vision.mat.games import PENALTY_MARGIN_MM, SEAT_GAP_MM, camera_scale, card_centres, seat_label
+from vision.mat.layout import MARKERS_WANTED
 
-SLOT_NAME = re.compile(r"^seat(\d)/slot([0-3])$")
+SEATED = [(game, seats) for game in ("crocodile", "recall", "master-crok") for seats in range(2, 9)]
+SEAT_PARTS = {"crocodile": [f"slot{k}" for k in range(4)] + ["penalty"],
+              "recall": [f"slot{k}" for k in range(4)] + ["penalty"],
+              "master-crok": ["deck", "battle", "winners", "losers"]}
 
 
-@pytest.mark.parametrize("game", ["crocodile", "recall"])
-@pytest.mark.parametrize("seats", range(2, 9))
+@pytest.mark.parametrize(("game", "seats"), SEATED)
 def test_seated_games_have_every_zone_named_as_vision_reports_them(game, seats):
-    layout = mat_layout(game, seats, "a0")
+    layout = mat_layout(game, seats)
     names = {z.name for z in layout.zones}
-    expected = {"draw", "discard"} | {f"seat{n}" for n in range(seats)} | {
-        f"seat{n}/slot{k}" for n in range(seats) for k in range(4)}
+    expected = {f"seat{n}" for n in range(seats)} | {f"seat{n}/{p}" for n in range(seats) for p in SEAT_PARTS[game]}
+    if game != "master-crok":
+        expected |= {"draw", "discard"}
     assert names == expected
     for zone in layout.zones:
         assert zone.rect.inside(layout.width_mm, layout.height_mm, 5.0), zone
-        if zone.kind in ("slot", "pile"):
+        if zone.kind in ("slot", "pile", "penalty"):
             # Every slot and pile holds a real poker card.
             assert min(zone.rect.w, zone.rect.h) >= 63 and max(zone.rect.w, zone.rect.h) >= 88
     # Slots, piles and markers never overlap one another.
@@ -42,8 +44,8 @@ def test_seated_games_have_every_zone_named_as_vision_reports_them(game, seats):
 
 
 def test_crocodile_seats_are_two_by_two_and_recall_seats_a_row():
-    croc = mat_layout("crocodile", 2, "a3")
-    recall = mat_layout("recall", 2, "a3")
+    croc = mat_layout("crocodile", 2)
+    recall = mat_layout("recall", 2)
     for layout, rows in ((croc, 2), (recall, 1)):
         for n in range(2):
             slots = [layout.zone(f"seat{n}/slot{k}").rect for k in range(4)]
@@ -54,7 +56,7 @@ def test_crocodile_seats_are_two_by_two_and_recall_seats_a_row():
 
 
 def test_crocodile_near_slots_are_nearest_their_player():
-    layout = mat_layout("crocodile", 4, "a2")
+    layout = mat_layout("crocodile", 4)
     for seat in layout.zones_of("seat"):
         near = [layout.zone(f"{seat.name}/slot{k}").rect.centre for k in (0, 1)]
         far = [layout.zone(f"{seat.name}/slot{k}").rect.centre for k in (2, 3)]
@@ -78,6 +80,25 @@ def test_too_small_paper_is_refused_with_the_paper_that_fits():
         mat_layout("crocodile", 8, "a2")
 
 
+@pytest.mark.parametrize(("game", "seats"), [("crocodile", 4), ("recall", 3), ("master-crok", 2), ("crapo", None)])
+def test_an_auto_mat_is_as_small_as_its_game_and_its_size_lays_it_out_again(game, seats):
+    layout = mat_layout(game, seats)
+    assert layout == mat_layout(game, seats, "auto") == mat_layout(game, seats, layout.paper)
+    assert re.fullmatch(r"\d+x\d+", layout.paper)
+    short, long = sorted(layout.size_mm)
+    assert long == round(short * 2 ** 0.5) and short % 10 == 0
+    smaller = f"{short - 10:g}x{round((short - 10) * 2 ** 0.5)}"
+    try:
+        other = mat_layout(game, seats, smaller)
+    except MatTooSmall:
+        return
+    # A smaller sheet may hold the game only turned the other way, showing it smaller to
+    # the landscape camera (crocodile for 4: portrait from 470 x 665 mm, landscape from 510).
+    landscape = layout.width_mm > layout.height_mm
+    assert (other.width_mm > other.height_mm) != landscape
+    assert camera_scale(other) < camera_scale(layout)
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (("poker", 4, "a2"), "no mat for game 'poker'"),
     (("crocodile", 9, "a2"), "9 seats"),
@@ -97,7 +118,7 @@ def test_custom_paper_sizes_are_millimetres():
 
 
 def test_zone_at_finds_the_most_specific_zone():
-    layout = mat_layout("crocodile", 4, "a2")
+    layout = mat_layout("crocodile", 4)
     slot = layout.zone("seat1/slot2").rect
     assert layout.zone_at(*slot.centre) == "seat1/slot2"
     seat = layout.zone("seat1").rect
@@ -107,7 +128,7 @@ def test_zone_at_finds_the_most_specific_zone():
 
 
 def test_layout_json_round_trip_and_errors():
-    layout = mat_layout("recall", 3, "a2")
+    layout = mat_layout("recall", 3)
     again = MatLayout.from_json(json.loads(json.dumps(layout.to_json())))
     assert again.zones == layout.zones and again.markers == layout.markers and again.seats == 3
     with pytest.raises(MatError, match="not a mat layout"):
@@ -131,15 +152,18 @@ def test_a_board_given_as_plain_data_gets_markers_and_zones():
 
 
 def test_different_mats_use_different_markers():
-    ids = [mat_layout(g, n, "a0").marker_ids for g, n in
-           [("crocodile", 2), ("crocodile", 3), ("recall", 2), ("crapo", None)]]
+    ids = [mat_layout(g, n).marker_ids for g, n in
+           [("crocodile", 2), ("crocodile", 3), ("recall", 2), ("crapo", None), ("master-crok", 2),
+            ("master-crok", 8), ("recall", 8)]]
     for i, a in enumerate(ids):
         for b in ids[i + 1 :]:
             assert not a & b
 
 
-def test_the_printed_mat_shows_its_markers_where_the_layout_says():
-    layout = mat_layout("crocodile", 3, "a2")
+@pytest.mark.parametrize(("game", "seats"), [("crocodile", 3), ("recall", 4)])
+def test_the_printed_mat_shows_its_markers_where_the_layout_says(game, seats):
+    # Recall for 4 has seats along every edge: four of its markers lie inside the mat.
+    layout = mat_layout(game, seats)
     ppm = 3.0
     image = draw_mat(layout, ppm)
     assert image.shape[:2] == (round(layout.height_mm * ppm), round(layout.width_mm * ppm))
@@ -152,90 +176,124 @@ def test_the_printed_mat_shows_its_markers_where_the_layout_says():
     for marker_id, found in zip(ids, corners, strict=True):
         expected = layout.marker_points()[int(marker_id)] * ppm + pad - 0.5
         assert np.abs(found - expected).max() < 1.5
+    # The calibration copes with markers anywhere on the mat: the next frame tracks all of them.
+    calibrator = MatCalibrator(layout)
+    assert calibrator.update(photo).state == FRESH
+    calibration = calibrator.update(photo)
+    assert calibration.state == FRESH and len(calibration.markers_seen) == MARKERS_WANTED
 
 
-def test_png_carries_its_resolution(tmp_path):
-    layout = mat_layout("recall", 2, "a3")
-    path = save_mat(layout, tmp_path / "mat.png", dpi=100)
-    data = path.read_bytes()
-    at = data.index(b"pHYs")
-    per_metre = struct.unpack(">I", data[at + 4 : at + 8])[0]
-    assert per_metre == round(100 / 25.4 * 1000)
-    image = cv2.imread(str(path))
-    assert image.shape[1] == round(layout.width_mm * 100 / 25.4)
-    # The chunk's CRC is right, or viewers would reject the file.
-    length = struct.unpack(">I", data[at - 4 : at])[0]
-    crc = struct.unpack(">I", data[at + 4 + length : at + 8 + length])[0]
-    assert crc == zlib.crc32(data[at : at + 4 + length]) & 0xFFFFFFFF
+ALL_MATS = [*SEATED, ("crapo", None), ("pool-party", None)]
 
 
-def parse_pdf(data: bytes) -> dict[int, bytes]:
-    """Check the cross-reference table and return each object's body by number."""
-    start = int(re.search(rb"startxref\n(\d+)\n%%EOF", data).group(1))
-    assert data[start : start + 4] == b"xref"
-    count = int(re.match(rb"xref\n0 (\d+)\n", data[start:]).group(1))
-    offsets = [int(m) for m in re.findall(rb"(\d{10}) 00000 n ", data[start:])]
-    assert len(offsets) == count - 1
-    objects = {}
-    for number, offset in enumerate(offsets, start=1):
-        head = f"{number} 0 obj\n".encode()
-        assert data[offset : offset + len(head)] == head, number
-        objects[number] = data[offset + len(head) : data.index(b"\nendobj", offset)]
-    return objects
+def any_mat(game, seats):
+    if game == "pool-party":
+        from companion.games.poolparty.board import Board
+
+        return mat_layout(game, board=Board.default().to_json())
+    return mat_layout(game, seats)
 
 
-def test_pdf_is_one_page_of_the_paper_size_holding_the_mat():
-    image = np.zeros((30, 40, 3), np.uint8)
-    image[:, :20] = (255, 0, 0)  # blue in BGR
-    data = pdf_bytes(image, (297.0, 210.0), "test")
-    objects = parse_pdf(data)
-    page = objects[3].decode()
-    box = [float(v) for v in re.search(r"/MediaBox \[([^\]]+)\]", page).group(1).split()]
-    assert box == [0, 0, pytest.approx(841.89, abs=0.01), pytest.approx(595.276, abs=0.01)]
-    head, _, rest = objects[5].partition(b"stream\n")
-    assert b"/Width 40 /Height 30" in head
-    length = int(re.search(rb"/Length (\d+)", head).group(1))
-    rgb = np.frombuffer(zlib.decompress(rest[:length]), np.uint8).reshape(30, 40, 3)
-    assert tuple(rgb[0, 0]) == (0, 0, 255) and tuple(rgb[0, 39]) == (0, 0, 0)
+def test_the_guide_asks_for_as_many_markers_as_every_mat_prints():
+    guide = (Path(__file__).parents[2] / "docs" / "referee.md").read_text(encoding="utf-8")
+    words = {"four": 4, "six": 6, "eight": 8, "ten": 10}
+    said = {words[w] for w in re.findall(r"All (\w+) markers should be in view", guide)}
+    assert said == {MARKERS_WANTED}
+    for game, seats in ALL_MATS:
+        layout = any_mat(game, seats)
+        assert len(layout.markers) == MARKERS_WANTED, (game, seats)
+        zones = [z.rect for z in layout.zones if z.kind != "seat"]
+        for marker in layout.markers:
+            assert not any(marker.rect.overlaps(r, marker.clearance - 0.5) for r in zones), (game, seats, marker)
 
 
-def test_companion_mat_writes_a_pdf_and_the_layout(tmp_path):
-    out, layout_file = tmp_path / "croc.pdf", tmp_path / "croc.json"
-    result = CliRunner().invoke(main, ["mat", "crocodile", "--seats", "3", "--paper", "a2", "-o", str(out),
-                                       "--dpi", "60", "--layout-json", str(layout_file)])
-    assert result.exit_code == 0, result.output
-    assert "crocodile mat for 3 seats" in result.output
-    objects = parse_pdf(out.read_bytes())
-    assert b"/Subtype /Image" in objects[5]
-    layout = MatLayout.from_json(json.loads(layout_file.read_text()))
-    assert layout.seats == 3 and layout.zone("seat2/slot3")
+@pytest.mark.parametrize(("game", "seats"), ALL_MATS)
+def test_every_zone_is_labelled_in_the_words_players_use(game, seats):
+    layout = any_mat(game, seats)
+    for zone in layout.zones:
+        assert zone.label or zone.kind == "seat", zone.name
+        match = re.fullmatch(r"seat(\d+)/(\w+)", zone.name)
+        if match:
+            # Seats are counted from 1 on the mat, from 0 in the code.
+            assert zone.label.startswith(f"Seat {int(match[1]) + 1} \u2014 "), zone
+    if game in ("crocodile", "recall"):
+        assert layout.zone("seat0/slot0").label == seat_label(0, "card 1") == "Seat 1 \u2014 card 1"
+        assert layout.zone("seat1/penalty").label == "Seat 2 \u2014 penalty cards"
+        assert layout.zone("discard").label == "Discard pile"
+    if game == "crapo":
+        assert layout.zone("trash1").label == "Seat 2 \u2014 trash" and layout.zone("foundation0").label
+    if game == "pool-party":
+        assert layout.zone("c3r5").label == "c3r5" and layout.zone("c1r1").label == "Yellow's bar"
+        assert layout.zone("red_end/bar0").label == "Yellow's bar \u2014 tile 1"
 
 
-@pytest.mark.parametrize(("argv", "message"), [
-    (["mat", "crocodile", "--seats", "8", "--paper", "a3", "-o", "x.pdf"], "smallest paper that holds it is a1"),
-    (["mat", "crapo", "-o", "x.jpg"], "written as .pdf or .png"),
-    (["mat", "recall", "--paper", "tabloid", "-o", "x.png"], "unknown paper 'tabloid'"),
-    (["mat", "pool-party", "--board", "x.json", "-o", "x.png"], "does not exist"),
-])
-def test_companion_mat_errors_are_clear(tmp_path, argv, message):
-    argv = [a if not a.startswith("x.") else str(tmp_path / a) for a in argv]
-    result = CliRunner().invoke(main, argv)
-    assert result.exit_code != 0
-    assert message in result.output
-    assert not list(tmp_path.iterdir())
+@pytest.mark.parametrize(("game", "seats"), [s for s in SEATED if s[0] != "master-crok"])
+def test_each_penalty_zone_is_its_own_seats(game, seats):
+    layout = mat_layout(game, seats)
+    layouts = {n: layout.zone(f"seat{n}").rect for n in range(seats)}
+    for n in range(seats):
+        zone = layout.zone(f"seat{n}/penalty")
+        own = layouts[n]
+        others = [r for m, r in layouts.items() if m != n]
+        # Beside the layout, square with it, a seat gap away.
+        assert zone.facing == layout.zone(f"seat{n}").facing
+        assert own.gap(zone.rect) == pytest.approx(SEAT_GAP_MM)
+        across = (zone.rect.y, zone.rect.bottom) if zone.facing in (0, 180) else (zone.rect.x, zone.rect.right)
+        assert across == pytest.approx((own.y, own.bottom) if zone.facing in (0, 180) else (own.x, own.right))
+        # Nearer its own seat's layout than any other's, wherever a card lies in it.
+        assert own.gap(zone.rect) < min(r.gap(zone.rect) for r in others)
+        for x, y in card_centres(zone, layout.card_mm):
+            assert layout.zone_at(x, y) == f"seat{n}/penalty"
+            assert own.distance(x, y) + PENALTY_MARGIN_MM <= min(r.distance(x, y) for r in others), (n, x, y)
+        # On the side away from the neighbour: at the end of its seat's block (layout and
+        # penalty zone) no nearer the other seats' blocks than the other end would be.
+        block = bounding(own, zone.rect)
+        mirrored = Rect(block.x + block.right - zone.rect.right, block.y + block.bottom - zone.rect.bottom,
+                        zone.rect.w, zone.rect.h)
+        blocks = [bounding(layouts[m], layout.zone(f"seat{m}/penalty").rect) for m in layouts if m != n]
+        assert min(b.gap(zone.rect) for b in blocks) >= min(b.gap(mirrored) for b in blocks) - 1e-6
 
 
-def test_the_pool_party_mat_follows_the_engines_default_board(tmp_path):
-    from click.testing import CliRunner
+def bounding(a, b):
+    x, y = min(a.x, b.x), min(a.y, b.y)
+    return Rect(x, y, max(a.right, b.right) - x, max(a.bottom, b.bottom) - y)
 
-    from companion.app.cli import main
-    from companion.games.poolparty.board import Board
 
-    result = CliRunner().invoke(main, ["mat", "pool-party", "-o", str(tmp_path / "pool.png"),
-                                       "--layout-json", str(tmp_path / "pool.json")])
-    assert result.exit_code == 0, result.output
-    import json
+@pytest.mark.parametrize(("game", "seats"), [(g, n) for g, n in SEATED if g != "master-crok"])
+def test_the_draw_and_discard_piles_are_within_every_seats_reach(game, seats):
+    # No seat reaches for a pile more than a card's length further than the middle of the
+    # table is from the seat furthest from it (the piles in a far corner made the far seats
+    # reach over the whole table).
+    layout = mat_layout(game, seats)
+    middle = (layout.width_mm / 2, layout.height_mm / 2)
+    layouts = [layout.zone(f"seat{n}").rect for n in range(seats)]
+    reach = max(r.distance(*middle) for r in layouts) + 92.0
+    for pile in ("draw", "discard"):
+        assert all(r.distance(*layout.zone(pile).rect.centre) <= reach for r in layouts), pile
 
-    zones = {z["name"] for z in json.loads((tmp_path / "pool.json").read_text())["zones"]}
-    board = Board.default()
-    assert len([z for z in zones if z.startswith("c") and "r" in z]) >= board.rows * board.cols
+
+def test_the_master_crok_mat_has_each_players_deck_battle_spot_and_piles():
+    layout = mat_layout("master-crok", 3)
+    for n in range(3):
+        seat = layout.zone(f"seat{n}")
+        deck, battle = layout.zone(f"seat{n}/deck"), layout.zone(f"seat{n}/battle")
+        winners, losers = layout.zone(f"seat{n}/winners"), layout.zone(f"seat{n}/losers")
+        assert {deck.kind, winners.kind, losers.kind, battle.kind} == {"pile", "slot"}
+        toward = {0: (0, 1), 90: (-1, 0), 180: (0, -1), 270: (1, 0)}[seat.facing]
+        # The battle spot lies in front of the deck, toward the middle of the table.
+        assert np.dot(battle.rect.centre, toward) < np.dot(deck.rect.centre, toward)
+        assert layout.zone_at(*battle.rect.centre) == f"seat{n}/battle"
+
+
+def test_a_card_laid_on_a_penalty_zone_is_read_in_that_zone():
+    from vision.reader import CardReader
+    from vision.render.scene import SceneRenderer
+    from vision.render.table import TableState, table_scene
+
+    layout = mat_layout("recall", 4)
+    state = TableState(zones={"seat0/penalty": ["7h"], "seat1/penalty": ["Qs"], "seat3/penalty": ["2d"],
+                              "seat3": ["Kc", "4s"], "discard": ["9h"]})
+    image = SceneRenderer().render(table_scene(layout, state, seed=5)).image
+    zones = {s.code: s.zone for s in CardReader(layout).read_image(image).cards}
+    assert zones == {"7h": "seat0/penalty", "Qs": "seat1/penalty", "2d": "seat3/penalty",
+                     "Kc": "seat3/slot0", "4s": "seat3/slot1", "9h": "discard"}

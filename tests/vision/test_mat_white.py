@@ -14,7 +14,7 @@ from vision.whitebalance import white_balanced
 
 
 def _frame(effects: Effects) -> tuple[np.ndarray, object, object]:
-    layout = mat_layout("crocodile", 4, "a2")
+    layout = mat_layout("crocodile", 4)
     image = render(table_scene(layout, TableState(zones={"seat0": ["7h", "Kd"]}), seed=2, effects=effects)).image
     return image, MatCalibrator(layout).update(image, 0), layout
 

@@ -91,11 +91,13 @@ def test_a_pool_too_big_for_the_paper_is_refused(board):
         pool_layout(board, orientation="diagonal")
 
 
-def test_battle_mat_has_a_battle_spot_per_seat():
+def test_battle_mat_is_the_master_crok_mat_with_a_battle_spot_per_seat():
     layout = battle_layout(3, "a2")
-    assert [z.name for z in layout.zones] == ["seat0/battle", "seat1/battle", "seat2/battle"]
+    assert layout == mat_layout("master-crok", 3, "a2")
+    assert [z.name for z in layout.zones if z.name.endswith("/battle")] == ["seat0/battle", "seat1/battle",
+                                                                             "seat2/battle"]
     assert layout.zone("seat0/battle").facing == 0
-    with pytest.raises(MatError, match="bigger paper"):
+    with pytest.raises(MatError, match="smallest paper"):
         battle_layout(8, "a3")
     with pytest.raises(MatError, match="2-8"):
         battle_layout(9)

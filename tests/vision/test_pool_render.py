@@ -133,7 +133,7 @@ def test_crok_cards_differ_by_their_catalog_entry_and_share_a_back():
 
 def test_battle_scenes_cover_cards_by_at_most_a_third(renderer):
     cards = shipped_catalog("example").to_json()["crok"]
-    layout = battle_layout(2, "a3")
+    layout = battle_layout(2)
     seen = []
     for seed in range(6):
         battle = random_battle(seed, cards, invented_croks(5, 1), layout, size=SMALL)

@@ -23,7 +23,7 @@ from vision.render.table import TableState, down, table_scene
 
 @pytest.fixture(scope="module")
 def croc():
-    return mat_layout("crocodile", 4, "a2")
+    return mat_layout("crocodile", 4)
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +59,7 @@ def test_the_backs_of_a_frame_smeared_by_motion_are_found_in_their_slots():
     # A bumped table: every edge streaked by 9.5 px. The faces' indices are past reading,
     # but the mat still calibrates from its smeared markers, and the backs lie in their
     # slots (before, no marker passed, and nothing was found).
-    recall = mat_layout("recall", 2, "a3")
+    recall = mat_layout("recall", 2)
     streak = Effects(brightness=0.8, gradient=0.4, gradient_deg=170, blur_sigma=1.2, motion_px=9.5,
                      motion_deg=100.0, noise_sigma=6.0, noise_seed=5, jpeg_quality=85)
     state = TableState(zones={"seat0": [down()] * 4, "seat1": [down()] * 3, "draw": [down()] * 6})
@@ -102,12 +102,13 @@ def test_the_backs_of_a_table_in_a_dim_room_are_found():
 
 def test_the_backs_of_a_table_under_a_lamps_tint_are_found():
     # Seed 2013 under a warm lamp the camera's white balance did not follow (blue x0.8,
-    # red x1.2): none of its ten backs was found; the back finder now takes out the cast
+    # red x1.2): none of its thirteen backs in full view (ten on the mats before penalty
+    # places) is found with the cast left in; the back finder now takes out the cast
     # beyond BACKS_TOLERATED, measured on the mat's printed margins
     import cv2
 
     warm = np.diag((0.8, 0.95, 1.2))
-    assert _backs_in_a_changed_room(2013, lambda image: cv2.transform(image, warm)) == (10, 10)
+    assert _backs_in_a_changed_room(2013, lambda image: cv2.transform(image, warm)) == (13, 13)
 
 
 def test_a_fanned_column_is_read_down_to_the_covered_cards(crapo):
@@ -473,8 +474,11 @@ def test_a_face_laid_over_a_backs_corner_has_that_back_looked_for_again_where_it
 
     monkeypatch.setattr(vision.reader, "_backs_again", spy_changed)
     camera = overhead_camera(croc.size_mm)
-    backs = (CardPlacement(BACK, 230, 150, 8, face_up=False), CardPlacement(BACK, 420, 300, -6, face_up=False))
-    over = CardPlacement("7h", 285, 222, 0)  # over the first back's lower right corner
+    # the first back on the felt at the mat's left end, the second in seat 0's slots (at
+    # (230, 150), where the first lay in a slot of the old mat for four, it now lies across
+    # two slots, which the slot-by-slot look parts: no case of this test)
+    backs = (CardPlacement(BACK, 60, 120, 8, face_up=False), CardPlacement(BACK, 400, 330, -6, face_up=False))
+    over = CardPlacement("7h", 115, 192, 0)  # over the first back's lower right corner
     frames = [render(Scene(camera, cards, layout=croc)).image for cards in (backs, (*backs, over))]
     reader = CardReader(croc)
     for i, image in enumerate([frames[0]] * 5 + [frames[1]] * 5):

@@ -22,7 +22,7 @@ SMALL = (640, 360)
 
 @pytest.fixture(scope="module")
 def croc4():
-    return mat_layout("crocodile", 4, "a2")
+    return mat_layout("crocodile", 4)
 
 
 def plain_scene(cards, hands=(), size=SMALL, effects=CLEAN, tilt=0.0):

@@ -98,23 +98,28 @@ def _reads_near(scene_seed: int, code: str, soft: bool, lone: bool = False):
     return read_there
 
 
-@pytest.mark.parametrize(("seed", "code"), [(2004, "6d"), (2005, "Ah"), (2014, "Jc")])
+@pytest.mark.parametrize(("seed", "code"), [(2002, "Qh"), (2007, "8s"), (2014, "Jc")])
 def test_a_card_the_index_net_misreads_out_of_focus_is_read_right_by_the_soft_net(seed: int, code: str):
     # training-like tables seen out of focus, a lone card each: the index net (with its
-    # second look at clubs and spades) reads a six of hearts, a six of hearts, a two of
-    # spades, with numpy 2 and OpenCV 5 as with the oldest versions CI runs
+    # second look at clubs and spades) reads a nine of hearts, a six of clubs (nothing with
+    # numpy 1.24 and OpenCV 4.8), a jack of spades, with numpy 2 and OpenCV 5 as with the
+    # oldest versions CI runs (seed 2004's six and 2005's ace of diamonds were cases until
+    # the mats got penalty places: their tables lie otherwise now, and the index net reads
+    # them right)
     read_there = _reads_near(seed, code, soft=True, lone=True)
     without = CardFinder(reader=IndexReader(), black_suits=default_black_suit_net())  # no soft reader
     assert code not in read_there(without)
     assert code in read_there(None)
 
 
-@pytest.mark.parametrize(("seed", "code"), [(2006, "3s"), (2042, "7s"), (2084, "6s")])
+@pytest.mark.parametrize(("seed", "code"), [(2003, "Js"), (2042, "7s"), (2045, "6s")])
 def test_out_of_focus_the_club_or_spade_net_tuned_on_soft_frames_takes_the_second_look(seed: int, code: str):
     # training-like tables seen out of focus, a covered black card each: with the
     # club-or-spade net of sharp frames as the second witness, read as a club or not read,
     # with numpy 2 and OpenCV 5 as with the oldest versions CI runs (the wide witness, which
-    # reads them right too, not asked)
+    # reads them right too, not asked). Seed 2006's three of spades was a case until the
+    # mats got penalty places, and seed 2084's six of spades is no case with the oldest
+    # versions since.
     read_there = _reads_near(seed, code, soft=True)
     assert code not in read_there(_without_the_wide_witness(soft_black_suits=default_black_suit_net()))
     assert code in read_there(_without_the_wide_witness())
@@ -138,7 +143,7 @@ def test_the_club_or_spade_net_of_frames_out_of_focus_is_asked_out_of_focus_only
     assert "Ks" in _reads_near(2029, "Kc", soft=True)(CardFinder(soft_black_suits=spade))
 
 
-@pytest.mark.parametrize(("seed", "code", "lone"), [(2062, "9c", True), (2006, "6c", False), (2017, "Ts", False)])
+@pytest.mark.parametrize(("seed", "code", "lone"), [(2062, "9c", True), (2006, "6c", False), (2002, "Tc", False)])
 def test_out_of_focus_the_wide_witness_reads_black_cards_the_index_alone_leaves_unsure(seed: int, code: str,
                                                                                         lone: bool):
     # training-like tables seen out of focus: the index net and the club-or-spade net tuned
@@ -147,7 +152,8 @@ def test_out_of_focus_the_wide_witness_reads_black_cards_the_index_alone_leaves_
     # and OpenCV 5 as with the oldest versions CI runs. The whole-card net (session 48)
     # reads some of them right too, and so may the pips: both finders go without either.
     # (Seed 2041's jack of clubs, once a case here, is read by the narrower witness alone
-    # with the oldest versions since the witnesses weigh 1.5 times, session 53.)
+    # with the oldest versions since the witnesses weigh 1.5 times, session 53; seed 2017's
+    # ten of spades by the index alone since the mats got penalty places.)
     read_there = _reads_near(seed, code, soft=True, lone=lone)
     assert code not in read_there(without_pips(_without_the_whole_card(_without_the_wide_witness())))
     assert code in read_there(without_pips(_without_the_whole_card(CardFinder())))

@@ -29,7 +29,7 @@ def cards() -> list:
 
 @pytest.fixture(scope="module")
 def layout():
-    return battle_layout(2, "a3")
+    return battle_layout(2)
 
 
 @pytest.fixture(scope="module")
@@ -161,6 +161,18 @@ def test_a_second_look_names_no_card_nobody_taught(cards, layout, reader, render
         assert sightings_over(obs, shot.pieces[0]) in ([None], []), stranger["id"]
         assert sightings_over(obs, shot.pieces[1]) == [cards[k]["id"]], cards[k]["id"]
     assert len(looks) == 9
+
+
+def test_a_battle_on_the_master_crok_mat_is_read_into_each_players_zones(cards, layout, reader, renderer):
+    # The printed mat: the battle's Croks on the battle spots, a winner and a loser on their
+    # piles beside the decks, and a deck face down.
+    placed = {"seat0/battle": (cards[1], True), "seat1/battle": (cards[2], True),
+              "seat0/winners": (cards[4], True), "seat1/losers": (cards[6], True), "seat1/deck": (cards[0], False)}
+    pieces = [crok_piece(card, *layout.zone(zone).rect.centre, layout.zone(zone).facing + 3.0, face_up=up)
+              for zone, (card, up) in placed.items()]
+    obs = reader.read_image(shoot(renderer, layout, pieces).image)
+    assert {s.zone: s.code for s in obs.cards} == {zone: card["id"] if up else "BACK"
+                                                   for zone, (card, up) in placed.items()}
 
 
 def test_a_face_down_card_reads_as_back(cards, layout, reader, renderer):

@@ -31,7 +31,7 @@ def cards():
 
 @pytest.fixture(scope="module")
 def layout():
-    return battle_layout(2, "a3", piles=True)
+    return battle_layout(2)
 
 
 @pytest.fixture(scope="module")
@@ -49,18 +49,16 @@ def frames(renderer, layout, cards, table, count=4, hands=(), start=0):
         yield Frame(image, (start + k) * 250_000_000, start + k, "renderer")
 
 
-def test_piles_lie_on_each_players_left_and_right_as_they_face_the_middle():
-    layout = battle_layout(2, "a3", piles=True)
-    spot = {n: layout.zone(f"seat{n}/battle").rect.centre for n in (0, 1)}
-    winners = {n: layout.zone(f"seat{n}/winners").rect.centre for n in (0, 1)}
-    losers = {n: layout.zone(f"seat{n}/losers").rect.centre for n in (0, 1)}
-    # seat 0 sits at the bottom edge: their left is the sheet's left; seat 1 faces them
-    assert winners[0][0] < spot[0][0] < losers[0][0]
-    assert winners[1][0] > spot[1][0] > losers[1][0]
-    assert {z.name for z in battle_layout(2, "a3").zones} == {"seat0/battle", "seat1/battle"}
-    assert len(battle_layout(4, "a2", piles=True).zones) == 12
-    with pytest.raises(MatError, match="and their piles do not fit on a3"):
-        battle_layout(3, "a3", piles=True)
+def test_every_player_has_a_deck_a_battle_spot_and_both_piles_within_their_own_place():
+    for seats in (2, 3, 8):
+        layout = battle_layout(seats)
+        for n in range(seats):
+            place = layout.zone(f"seat{n}").rect
+            own = [layout.zone(f"seat{n}/{part}").rect for part in ("deck", "battle", "winners", "losers")]
+            assert all(place.contains(*r.centre) for r in own)
+            assert not any(a.overlaps(b) for i, a in enumerate(own) for b in own[i + 1:])
+    with pytest.raises(MatError, match="2-8"):
+        battle_layout(9)
 
 
 def test_every_players_deck_is_read_at_once_a_crok_they_share_taught_once(cards, layout):
@@ -93,20 +91,22 @@ def test_the_reader_follows_the_table_and_names_the_zones_that_changed(renderer,
 def test_a_red_and_gold_back_settles_though_the_gate_alone_sees_a_hand(renderer, layout, cards, deck):
     """The stability gate takes the Crok back's red and gold print for skin and waits for
     the hand to go: it never would. The reader looks, finds the skin is its cards', and
-    settles."""
+    settles. (Nearer the table than this camera, the backs' print covers more pixels: a gate
+    that takes a smaller skin-coloured area for a hand stands in for that camera.)"""
     table = CrokTable(spots={"seat0/battle": ("sun-kroko", False), "seat1/battle": ("moon-nox", False)})
-    gate = StabilityGate()
+    gate = StabilityGate(hand_pixels=150)
     for frame in frames(renderer, layout, cards, CrokTable(), start=0):
         gate.update(frame)
     reports = [gate.update(f) for f in frames(renderer, layout, cards, table, count=6, start=10)]
     assert not any(r.settled for r in reports) and reports[-1].reason == "hand"
 
     reader = TaughtCardReader(deck, layout)
+    reader.gate = StabilityGate(hand_pixels=150)
     for frame in frames(renderer, layout, cards, CrokTable(), start=0):
         reader.read(frame)
     readings = [reader.read(f) for f in frames(renderer, layout, cards, table, count=6, start=10)]
     settled = [obs for obs in readings if obs.changed_zones]
-    assert len(settled) == 1
+    assert len(settled) == 1 and reader.hands_accepted >= 1
     assert sorted((c.code, c.zone) for c in settled[0].cards) == [("BACK", "seat0/battle"), ("BACK", "seat1/battle")]
 
 

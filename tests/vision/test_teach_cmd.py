@@ -137,7 +137,7 @@ def test_default_tiles_and_list(tmp_path):
 
 def test_teach_deck_shows_each_crok_then_the_back(tmp_path, renderer):
     mini, catalog_file = mini_catalog(tmp_path, 4)
-    layout = battle_layout(2, "a3")
+    layout = battle_layout(2)
     cam = overhead_camera(layout.size_mm, tilt_deg=3.0)
     spot = layout.zone("seat0/battle").rect.centre
     frames = [renderer.render(Scene(cam, layout=layout, effects=ROOM,
@@ -162,7 +162,7 @@ def test_teach_deck_shows_each_crok_then_the_back(tmp_path, renderer):
 
 def test_teach_deck_catches_a_card_shown_twice(tmp_path, renderer):
     mini, catalog_file = mini_catalog(tmp_path, 2)
-    layout = battle_layout(2, "a3")
+    layout = battle_layout(2)
     cam = overhead_camera(layout.size_mm)
     first = renderer.render(Scene(cam, layout=layout, pieces=(crok_piece(mini["crok"][0], 150, 150),))).image
     source = write_frames(tmp_path / "frames", [first, first])

@@ -20,7 +20,7 @@ from vision.render.table import TableState, down, table_scene
 
 @pytest.fixture(scope="module")
 def croc():
-    return mat_layout("crocodile", 4, "a2")
+    return mat_layout("crocodile", 4)
 
 
 def _calibration(camera) -> Calibration:

@@ -49,7 +49,7 @@ def test_master_crok_cards_are_named_from_the_taught_deck(tmp_path):
     from vision.taught.defaults import default_deck
 
     cards = shipped_catalog("example").to_json()["crok"][:6]
-    layout = battle_layout(2, "a3")
+    layout = battle_layout(2)
     default_deck(cards, "mine", layout).save(tmp_path)
     camera = overhead_camera(layout.size_mm, tilt_deg=4.0)
     image = SceneRenderer().render(Scene(camera, layout=layout, pieces=(crok_piece(cards[2], 150.0, 150.0),))).image

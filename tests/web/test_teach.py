@@ -24,7 +24,7 @@ from vision.taught.store import TaughtDeck
 from web import create_app
 
 SAME_ORIGIN = {"Origin": "http://localhost"}
-LAYOUT = battle_layout(2, "a3")
+LAYOUT = battle_layout(2)
 CARDS = {c["id"]: c for c in shipped_catalog("example").to_json()["crok"]}
 
 

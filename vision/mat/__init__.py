@@ -1,5 +1,6 @@
-"""The play mat: its layout per game (zones and ArUco markers in millimetres), its
-printable image, and the per-frame calibration that maps camera pixels to the mat.
+"""The play mat: its layout per game (zones and ArUco markers in millimetres), what is
+printed on it (``art``: drawn as a picture by ``draw`` for the renderer, as a vector PDF on
+sheets of any paper by ``pdf``), and the per-frame calibration that maps camera pixels to the mat.
 
 Zone names follow ``vision.observation``.
 """

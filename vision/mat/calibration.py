@@ -125,6 +125,8 @@ class Calibration:
         """Every zone of ``layout`` as its four corners in image px (for
         :func:`vision.stability.changed_zones`). ValueError when not calibrated."""
         self._require()
+        if not layout.zones:  # a plain sheet: markers and felt
+            return {}
         corners = np.vstack([z.rect.corners() for z in layout.zones])
         px = self.to_image(corners).reshape(-1, 4, 2)
         return {z.name: quad for z, quad in zip(layout.zones, px, strict=True)}

@@ -1,46 +1,24 @@
-"""The printable picture of a mat: felt-coloured sheet, zone outlines, ArUco markers.
-
-The same picture is what the scene renderer lays on its virtual table, so the camera
-code is trained and tested on exactly what gets printed.
-"""
+"""The mat as a picture (:func:`vision.mat.art.mat_art` drawn in pixels): what the scene
+renderer lays on its virtual table, so the camera code is trained and tested on what gets
+printed. The printable file is a vector PDF (:mod:`vision.mat.pdf`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import unicodedata
 from functools import lru_cache
 
 import cv2
 import numpy as np
 
 from vision.aruco import marker_image
-from vision.mat.layout import Marker, MatLayout, Occupancy, Rect, Zone
+from vision.mat.art import DASH, LEADING, LINE_MM, MAT_STYLES, Label, MatStyle, mat_art, mat_style, quiet_zone
+from vision.mat.layout import Marker, MatLayout
 
+__all__ = ["MAT_STYLES", "MatStyle", "cached_mat_image", "draw_mat", "mat_style", "solid_image"]
 
-@dataclass(frozen=True)
-class MatStyle:
-    """Colours (BGR) of a printed mat."""
-
-    name: str
-    background: tuple[int, int, int]
-    line: tuple[int, int, int]
-    text: tuple[int, int, int]
-
-
-MAT_STYLES = {
-    # Dark felt: white card faces and coloured backs both stand out against it.
-    "felt": MatStyle("felt", (58, 92, 38), (96, 138, 80), (84, 124, 70)),
-    "blue": MatStyle("blue", (96, 58, 30), (140, 100, 70), (126, 88, 60)),
-    "light": MatStyle("light", (236, 236, 232), (170, 170, 165), (190, 190, 186)),
-}
-
-LINE_MM = 0.8
-
-
-def mat_style(name: str) -> MatStyle:
-    try:
-        return MAT_STYLES[name]
-    except KeyError:
-        raise ValueError(f"unknown mat style {name!r}: expected one of {', '.join(MAT_STYLES)}") from None
+FONT = cv2.FONT_HERSHEY_SIMPLEX
+CAP_HEIGHT = 0.72
+"""A label's capitals in :data:`vision.mat.art.FONT`, in em: OpenCV's text height."""
 
 
 def solid_image(width: int, height: int, colour: tuple[int, ...]) -> np.ndarray:
@@ -54,108 +32,77 @@ def _px(value_mm: float, px_per_mm: float) -> int:
     return int(round(value_mm * px_per_mm))
 
 
-def _text_block(text: str, height_px: int, colour: tuple[int, int, int], background: tuple[int, int, int],
-                thickness: int) -> np.ndarray:
-    font = cv2.FONT_HERSHEY_SIMPLEX
-    scale = cv2.getFontScaleFromHeight(font, max(4, height_px), thickness)
-    (tw, th), base = cv2.getTextSize(text, font, scale, thickness)
-    block = solid_image(tw + 2 * thickness, th + base + 2 * thickness, background)
-    cv2.putText(block, text, (thickness, th + thickness), font, scale, colour, thickness, cv2.LINE_AA)
+def _plain(text: str) -> str:
+    """``text`` in the ASCII OpenCV's fonts draw (a dash as ``-``, ``ô`` as ``o``)."""
+    text = text.replace(DASH, "-")
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+
+
+def _text_block(label: Label, px_per_mm: float, style: MatStyle) -> np.ndarray | None:
+    """The label's lines, centred, on a block of the background colour; None when too small to draw."""
+    thickness = max(1, _px(label.size * 0.1, px_per_mm))
+    height_px = _px(label.size * CAP_HEIGHT, px_per_mm)
+    if height_px < 4:
+        return None
+    lines = [_plain(line) for line in label.lines]
+    scale = cv2.getFontScaleFromHeight(FONT, height_px, thickness)
+    widest = max(cv2.getTextSize(line, FONT, scale, thickness)[0][0] for line in lines)
+    room_px = label.room[0] * px_per_mm
+    if widest > room_px:  # OpenCV's letters run wider than the PDF's: keep to the same room
+        scale *= room_px / widest
+        height_px = max(1, int(height_px * room_px / widest))
+    step = max(height_px + 2, _px(label.size * LEADING, px_per_mm))
+    width = max(cv2.getTextSize(line, FONT, scale, thickness)[0][0] for line in lines)
+    block = solid_image(width + 2 * thickness, step * len(lines) + 2 * thickness, style.background)
+    for i, line in enumerate(lines):
+        w = cv2.getTextSize(line, FONT, scale, thickness)[0][0]
+        y = thickness + i * step + (step + height_px) // 2
+        cv2.putText(block, line, ((block.shape[1] - w) // 2, y), FONT, scale, style.text, thickness, cv2.LINE_AA)
     return block
 
 
-def _paste_text(image: np.ndarray, zone_rect: Rect, facing: int, text: str, px_per_mm: float,
-                style: MatStyle) -> None:
-    """Write ``text`` in the middle of a zone, turned so its player reads it upright."""
-    height_px = _px(min(6.0, zone_rect.h / 8, zone_rect.w / 8), px_per_mm)
-    block = _text_block(text, height_px, style.text, style.background, max(1, _px(0.6, px_per_mm)))
+def _paste_label(image: np.ndarray, label: Label, px_per_mm: float, style: MatStyle) -> None:
+    """Write ``label`` centred where it says, turned so its player reads it upright."""
+    block = _text_block(label, px_per_mm, style)
+    if block is None:
+        return
     # np.rot90 turns counter-clockwise; facing is clockwise.
-    block = np.ascontiguousarray(np.rot90(block, k=-(facing // 90) % 4))
-    cx, cy = (_px(v, px_per_mm) for v in zone_rect.centre)
+    block = np.ascontiguousarray(np.rot90(block, k=-(label.facing // 90) % 4))
+    cx, cy = (_px(v, px_per_mm) for v in label.centre)
     h, w = block.shape[:2]
     x0, y0 = cx - w // 2, cy - h // 2
     if x0 < 0 or y0 < 0 or x0 + w > image.shape[1] or y0 + h > image.shape[0]:
         return
-    if w > _px(zone_rect.w, px_per_mm) or h > _px(zone_rect.h, px_per_mm):
-        return
     image[y0 : y0 + h, x0 : x0 + w] = block
-
-
-def _draw_zone(image: np.ndarray, zone: Zone, px_per_mm: float, style: MatStyle) -> None:
-    thickness = max(1, _px(LINE_MM, px_per_mm))
-    r = zone.rect
-    p0 = (_px(r.x, px_per_mm), _px(r.y, px_per_mm))
-    p1 = (_px(r.right, px_per_mm), _px(r.bottom, px_per_mm))
-    if zone.kind == "seat":
-        return  # a seat is the union of its slots: its label goes under them, no frame
-    cv2.rectangle(image, p0, p1, style.line, thickness, cv2.LINE_AA)
-    if zone.kind == "tableau":
-        # Where the first card of the column goes.
-        card_h = min(r.h, r.w * 1.4)
-        y = _px(r.y + card_h, px_per_mm) if zone.facing == 0 else _px(r.bottom - card_h, px_per_mm)
-        cv2.line(image, (p0[0], y), (p1[0], y), style.line, thickness, cv2.LINE_AA)
 
 
 def _draw_marker(image: np.ndarray, marker: Marker, px_per_mm: float, dictionary: str) -> None:
     side = _px(marker.size, px_per_mm)
-    quiet = _px(marker.clearance - 0.5, px_per_mm)  # the white margin the detector needs
     x0, y0 = _px(marker.x, px_per_mm), _px(marker.y, px_per_mm)
-    cv2.rectangle(image, (x0 - quiet, y0 - quiet), (x0 + side + quiet - 1, y0 + side + quiet - 1),
-                  (255, 255, 255), -1)
+    q = _px(marker.x - quiet_zone(marker).x, px_per_mm)  # the white margin the detector needs
+    cv2.rectangle(image, (x0 - q, y0 - q), (x0 + side + q - 1, y0 + side + q - 1), (255, 255, 255), -1)
     tile = marker_image(marker.id, side, dictionary)
     image[y0 : y0 + side, x0 : x0 + side] = tile[:, :, None]
 
 
-def _footer(layout: MatLayout) -> str:
-    seats = f" {layout.seats} seats" if layout.seats and layout.game != "crapo" else ""
-    paper = f" {layout.paper}" if layout.paper else ""
-    return f"Table Companion  {layout.game}{seats}{paper}  print at 100%  bar = 100 mm"
-
-
-@lru_cache(maxsize=64)
-def _footer_spot(layout: MatLayout) -> Rect | None:
-    """Room for the footer near the bottom edge, clear of zones and markers."""
-    occupancy = Occupancy(layout.width_mm, layout.height_mm)
-    for zone in layout.zones:
-        occupancy.take(zone.rect, 2.0)
-    for marker in layout.markers:
-        occupancy.take(marker.rect, marker.clearance)
-    return occupancy.free_spot(104.0, 9.0, (layout.width_mm / 2, layout.height_mm), margin=7.0)
-
-
-def _draw_footer(image: np.ndarray, layout: MatLayout, px_per_mm: float, style: MatStyle) -> None:
-    """A 100 mm bar to check the print scale, with what the mat is for, where there is room."""
-    spot = _footer_spot(layout)
-    if spot is None:
-        return
-    thickness = max(1, _px(LINE_MM, px_per_mm))
-    y = _px(spot.y + 2.0, px_per_mm)
-    x0 = _px(spot.x + 2.0, px_per_mm)
-    cv2.line(image, (x0, y), (x0 + _px(100.0, px_per_mm), y), style.line, thickness)
-    for tick in range(0, 101, 10):
-        xt = x0 + _px(float(tick), px_per_mm)
-        cv2.line(image, (xt, y), (xt, y + _px(2.0 if tick % 50 else 3.0, px_per_mm)), style.line, thickness)
-    block = _text_block(_footer(layout), _px(2.5, px_per_mm), style.text, style.background, thickness)
-    h, w = block.shape[:2]
-    ty = y + _px(4.0, px_per_mm)
-    w = min(w, image.shape[1] - x0)
-    if ty + h <= image.shape[0]:
-        image[ty : ty + h, x0 : x0 + w] = block[:, :w]
-
-
 def draw_mat(layout: MatLayout, px_per_mm: float = 4.0, style: str = "felt", labels: bool = True) -> np.ndarray:
     """The mat as a BGR image at ``px_per_mm`` (4 = about 100 dpi, 6 = about 150 dpi)."""
-    look = mat_style(style)
-    w, h = _px(layout.width_mm, px_per_mm), _px(layout.height_mm, px_per_mm)
-    image = solid_image(w, h, look.background)
-    for zone in layout.zones:
-        _draw_zone(image, zone, px_per_mm, look)
-        if labels and zone.label:
-            _paste_text(image, zone.rect, zone.facing, zone.label, px_per_mm, look)
-    for marker in layout.markers:
-        _draw_marker(image, marker, px_per_mm, layout.dictionary)
-    if labels:
-        _draw_footer(image, layout, px_per_mm, look)
+    art = mat_art(layout, style, labels)
+    look = art.style
+    image = solid_image(_px(art.width, px_per_mm), _px(art.height, px_per_mm), look.background)
+    thickness = max(1, _px(LINE_MM, px_per_mm))
+    for r in art.frames:
+        p0 = (_px(r.x, px_per_mm), _px(r.y, px_per_mm))
+        p1 = (_px(r.right, px_per_mm), _px(r.bottom, px_per_mm))
+        cv2.rectangle(image, p0, p1, look.line, thickness, cv2.LINE_AA)
+    for s in art.strokes:
+        a = (_px(s.a[0], px_per_mm), _px(s.a[1], px_per_mm))
+        b = (_px(s.b[0], px_per_mm), _px(s.b[1], px_per_mm))
+        cv2.line(image, a, b, look.line, thickness, cv2.LINE_AA)
+    for label in art.labels:
+        _paste_label(image, label, px_per_mm, look)
+    for marker in art.markers:
+        _draw_marker(image, marker, px_per_mm, art.dictionary)
     return image
 
 

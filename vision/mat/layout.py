@@ -27,7 +27,9 @@ from vision.aruco import DEFAULT_DICTIONARY
 POKER_CARD_MM = (63.0, 88.0)
 
 PAPERS_MM: dict[str, tuple[float, float]] = {
-    # Portrait width x height; layouts try landscape first.
+    # Portrait width x height; layouts try landscape first. A4 and Letter are for printing
+    # a mat in tiles (vision.mat.pdf); a mat of a game is seldom that small.
+    "a4": (210.0, 297.0),
     "letter": (215.9, 279.4),
     "a3": (297.0, 420.0),
     "a2": (420.0, 594.0),
@@ -37,7 +39,14 @@ PAPERS_MM: dict[str, tuple[float, float]] = {
 
 # Printers leave about 5 mm unprinted at the edge.
 PRINT_MARGIN_MM = 7.0
+MARKERS_WANTED = 8
+"""Every mat prints this many markers (docs/referee.md asks for all eight in view): one in
+each corner, and four more near the middle of the edges or, where a game's zones take the
+edges, wherever the sheet is free, as far from the others as can be."""
 LAYOUT_FORMAT = "table-companion/mat-layout@1"
+DASH = "\u2014"
+"""Between the two parts of a zone's label (``Seat 2 — card 1``); a label too long for its
+zone breaks into two lines there."""
 
 
 class MatError(ValueError):
@@ -80,6 +89,16 @@ class Rect:
             or self.bottom + clearance <= other.y
             or other.bottom + clearance <= self.y
         )
+
+    def distance(self, x: float, y: float) -> float:
+        """How far the point lies from the rectangle (0 inside it), in mm."""
+        return float(np.hypot(max(self.x - x, 0.0, x - self.right), max(self.y - y, 0.0, y - self.bottom)))
+
+    def gap(self, other: Rect) -> float:
+        """The shortest distance between the two rectangles (0 when they touch or overlap)."""
+        dx = max(other.x - self.right, 0.0, self.x - other.right)
+        dy = max(other.y - self.bottom, 0.0, self.y - other.bottom)
+        return float(np.hypot(dx, dy))
 
     def inside(self, w: float, h: float, margin: float = 0.0) -> bool:
         """True when the rectangle lies within a ``w`` x ``h`` sheet, ``margin`` from its edges."""
@@ -316,10 +335,8 @@ class Occupancy:
             return False
         return not self.grid[y0 : y1 + 1, x0 : x1 + 1].any()
 
-    def free_spot(
-        self, w: float, h: float, near: tuple[float, float], margin: float = PRINT_MARGIN_MM
-    ) -> Rect | None:
-        """The free ``w`` x ``h`` rectangle inside the margin whose centre is nearest ``near``."""
+    def free_corners(self, w: float, h: float, margin: float = PRINT_MARGIN_MM) -> tuple[np.ndarray, np.ndarray]:
+        """The top-left corners (xs, ys; whole mm) of every free ``w`` x ``h`` rectangle inside the margin."""
         wi, hi = int(np.ceil(w)) + 1, int(np.ceil(h)) + 1
         # Integral image: the count of used cells under every candidate rectangle at once.
         integral = cv2.integral(self.grid)
@@ -327,11 +344,29 @@ class Occupancy:
         ys, xs = np.nonzero(used == 0)
         lo = int(np.ceil(margin))
         keep = (xs >= lo) & (ys >= lo) & (xs + w <= self.width - margin) & (ys + h <= self.height - margin)
-        xs, ys = xs[keep], ys[keep]
+        return xs[keep], ys[keep]
+
+    def free_spot(
+        self, w: float, h: float, near: tuple[float, float], margin: float = PRINT_MARGIN_MM
+    ) -> Rect | None:
+        """The free ``w`` x ``h`` rectangle inside the margin whose centre is nearest ``near``."""
+        xs, ys = self.free_corners(w, h, margin)
         if xs.size == 0:
             return None
         d2 = (xs + w / 2 - near[0]) ** 2 + (ys + h / 2 - near[1]) ** 2
         best = int(np.argmin(d2))
+        return Rect(float(xs[best]), float(ys[best]), w, h)
+
+    def loneliest_spot(self, w: float, h: float, away_from: Sequence[tuple[float, float]]) -> Rect | None:
+        """The free ``w`` x ``h`` rectangle whose centre is furthest from the nearest of ``away_from``."""
+        xs, ys = self.free_corners(w, h)
+        if xs.size == 0:
+            return None
+        cx, cy = xs + w / 2, ys + h / 2
+        nearest = np.full(xs.shape, np.inf)
+        for px, py in away_from:
+            nearest = np.minimum(nearest, (cx - px) ** 2 + (cy - py) ** 2)
+        best = int(np.argmax(nearest))
         return Rect(float(xs[best]), float(ys[best]), w, h)
 
 
@@ -350,35 +385,45 @@ def check_fits(
 
 
 def add_edge_markers(
-    occupancy: Occupancy, markers: list[Marker], width: float, height: float, next_id: int, wanted: int = 4
+    occupancy: Occupancy, markers: list[Marker], width: float, height: float, next_id: int,
+    wanted: int = MARKERS_WANTED,
 ) -> list[Marker]:
-    """Up to ``wanted`` more markers near the middle of each edge, where the sheet is free,
-    so that covering one corner still leaves plenty for the homography."""
+    """``markers`` and more, up to ``wanted`` in all: first near the middle of each edge
+    where the sheet is free there, then wherever it is free, as far as can be from the
+    markers already placed, so that covering one corner still leaves plenty for the
+    homography. Fewer when the sheet has no room left (the caller decides whether that will do)."""
     size = markers[0].size if markers else marker_size_for(width, height)
     m = PRINT_MARGIN_MM
-    added: list[Marker] = []
+    room = size + 2 * marker_clearance(size)
+    out = list(markers)
+
+    def place(spot: Rect) -> None:
+        cx, cy = spot.centre
+        marker = Marker(next_id + len(out) - len(markers), cx - size / 2, cy - size / 2, size)
+        occupancy.take(marker.rect, marker.clearance)
+        out.append(marker)
+
     targets = [(width / 2, m + size / 2), (width - m - size / 2, height / 2),
                (width / 2, height - m - size / 2), (m + size / 2, height / 2)]
-    for tx, ty in targets[:wanted]:
-        room = size + 2 * marker_clearance(size)
+    for tx, ty in targets:
+        if len(out) >= wanted:
+            break
         spot = occupancy.free_spot(room, room, (tx, ty))
-        if spot is None:
-            continue
-        cx, cy = spot.centre
         # Only a spot near that edge helps spread the markers out.
-        if abs(cx - tx) + abs(cy - ty) > max(width, height) / 6:
-            continue
-        marker = Marker(next_id + len(added), cx - size / 2, cy - size / 2, size)
-        occupancy.take(marker.rect, marker.clearance)
-        added.append(marker)
-    return markers + added
+        if spot is not None and abs(spot.centre[0] - tx) + abs(spot.centre[1] - ty) <= max(width, height) / 6:
+            place(spot)
+    while len(out) < wanted:
+        spot = occupancy.loneliest_spot(room, room, [mk.rect.centre for mk in out])
+        if spot is None:
+            break
+        place(spot)
+    return out
 
 
 def markers_round_zones(zones: Sequence[Zone], markers: list[Marker], width: float, height: float,
                         next_id: int) -> list[Marker]:
-    """``markers`` and the edge markers (:func:`add_edge_markers`, ids from ``next_id``) that
-    fit where the sheet is free: clear of every zone by 4 mm and of every marker by its
-    quiet zone."""
+    """``markers`` and the markers :func:`add_edge_markers` adds (ids from ``next_id``) where
+    the sheet is free: clear of every zone by 4 mm and of every marker by its quiet zone."""
     occupancy = Occupancy(width, height)
     for zone in zones:
         occupancy.take(zone.rect, 4.0)
@@ -396,9 +441,10 @@ def custom_layout(
     card_mm: tuple[float, float] = POKER_CARD_MM,
 ) -> MatLayout:
     """A mat from zones given as plain data (``{"name", "rect": [x, y, w, h], "kind",
-    "facing"?, "label"?}`` in mm on the sheet), with corner markers and, where there is
-    room, edge markers added. Either ``size_mm`` or ``paper`` gives the sheet; MatTooSmall
-    when a zone leaves it or covers a corner marker. This is how a game whose board
+    "facing"?, "label"?}`` in mm on the sheet), with corner markers and four more where the
+    sheet is free (:func:`add_edge_markers`). Either ``size_mm`` or ``paper`` gives the
+    sheet; MatTooSmall when a zone leaves it or covers a corner marker, or the eight markers
+    find no room. This is how a game whose board
     geometry lives elsewhere (Pool Party) gets its mat."""
     if size_mm is None:
         if not paper:
@@ -410,4 +456,6 @@ def custom_layout(
     markers = corner_markers(width, height, marker_base)
     check_fits(game, width, height, zone_list, markers, paper)
     markers = markers_round_zones(zone_list, markers, width, height, marker_base + 4)
+    if len(markers) < MARKERS_WANTED:
+        raise MatTooSmall(f"{game}: no room for {MARKERS_WANTED} markers on {paper or 'the sheet'}")
     return MatLayout(game, width, height, tuple(zone_list), tuple(markers), None, paper, card_mm)

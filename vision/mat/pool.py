@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from vision.mat.layout import MatError, MatLayout, Rect, Zone, custom_layout, paper_size
+from vision.mat.layout import DASH, MatError, MatLayout, Rect, Zone, custom_layout, paper_size
 
 ENDS = ("red_end", "yellow_end")
 ORIENTATIONS = ("landscape", "portrait")
@@ -151,22 +151,24 @@ class PoolGeometry:
         """How Red reads the mat: from the left edge (landscape) or the bottom (portrait)."""
         return 90 if self.orientation == "landscape" else 0
 
+    def bar_owner(self, end: str) -> str:
+        """The colour whose goal is the bar at ``end`` (``Yellow``): whose bar players call it."""
+        return next((c for c, e in self.goal_end.items() if e == end), end).title()
+
     def zones(self) -> list[Zone]:
-        """Every square and tray slot as a mat zone (see the module docstring)."""
+        """Every square and tray slot as a mat zone (see the module docstring), labelled as
+        players name them: ``c3r5``, ``Yellow's bar``, ``Yellow's bar — tile 1``."""
         out: list[Zone] = []
-        labelled: set[str] = set()
         for row in range(1, self.rows + 1):
             for col in range(1, self.cols + 1):
                 name = f"c{col}r{row}"
                 end = self.bar_end_of.get(name)
-                label = ""
-                if end is not None and end not in labelled:
-                    label = "bar"
-                    labelled.add(end)
-                out.append(Zone(name, self.square_rect(col, row), "bar" if end else "square", self.facing, label))
+                kind, label = ("bar", f"{self.bar_owner(end)}'s bar") if end else ("square", name)
+                out.append(Zone(name, self.square_rect(col, row), kind, self.facing, label))
         for end in ENDS:
             for k, name in enumerate(self.slot_names(end)):
-                out.append(Zone(name, self.slot_rect(end, k), "bar_slot", self.facing))
+                label = f"{self.bar_owner(end)}'s bar {DASH} tile {k + 1}"
+                out.append(Zone(name, self.slot_rect(end, k), "bar_slot", self.facing, label))
         return out
 
     def to_json(self) -> dict[str, Any]:

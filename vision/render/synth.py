@@ -20,7 +20,7 @@ import numpy as np
 
 from companion.cards import JOKER, RANKS, SUITS
 from vision.mat.games import mat_layout
-from vision.mat.layout import MatLayout, MatTooSmall
+from vision.mat.layout import MatLayout
 from vision.render.camera import random_camera
 from vision.render.effects import random_effects
 from vision.render.faces import CardStyle, random_style
@@ -42,13 +42,8 @@ def shuffled_deck(rng: np.random.Generator, decks: int = 1, jokers: int = 2) -> 
 
 @cache
 def smallest_layout(game: str, seats: int | None) -> MatLayout:
-    """The game's mat on the smallest paper that holds it."""
-    for paper in ("a3", "a2", "a1", "a0"):
-        try:
-            return mat_layout(game, seats, paper)
-        except MatTooSmall:
-            continue
-    raise MatTooSmall(f"no paper holds {game} for {seats} seats")
+    """The game's mat as ``companion mat`` prints it: as small as the game allows."""
+    return mat_layout(game, seats)
 
 
 def random_layout(rng: np.random.Generator) -> MatLayout:

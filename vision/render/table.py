@@ -144,7 +144,7 @@ def _fan(zone: Zone, cards: Sequence[TableCard], seed: int, deck: CardStyle) -> 
 
 
 def _seat(layout: MatLayout, zone: Zone, cards: Sequence[TableCard], seed: int) -> list[CardPlacement]:
-    slots = [z for z in layout.zones if z.name.startswith(zone.name + "/")]
+    slots = [z for z in layout.zones if z.name.startswith(zone.name + "/") and z.kind == "slot"]
     if len(cards) > len(slots):
         raise TableStateError(f"{zone.name}: {len(cards)} cards for {len(slots)} slots")
     out = []

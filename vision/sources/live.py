@@ -42,7 +42,7 @@ class RendererSource(FrameSource):
     def __init__(self, layout: MatLayout | None = None, state: TableState | None = None, seed: int = 0,
                  fps: float | None = None, size: tuple[int, int] = (1280, 720), effects: Effects = LIVE_EFFECTS,
                  deck: CardStyle | None = None) -> None:
-        self.layout = layout or mat_layout("crocodile", 4, "a2")
+        self.layout = layout or mat_layout("crocodile", 4)
         self.name = "renderer"
         self.seed = seed
         self.size = size

@@ -76,7 +76,7 @@ def _default(board_json: str) -> TileSet:
 def default_deck(cards: Sequence[Mapping[str, Any]], name: str = "demo", layout: MatLayout | None = None) -> TaughtDeck:
     """The renderer's Master Crok cards of a catalog (``catalog.to_json()["crok"]``), each
     taught alone on the battle mat as a user would, and the back last."""
-    layout = layout or battle_layout(2, "a3")
+    layout = layout or battle_layout(2)
     teacher = CardTeacher(layout)
     renderer = SceneRenderer()
     camera = overhead_camera(layout.size_mm, tilt_deg=3.0, pan_deg=-2.0)

@@ -1,4 +1,4 @@
-"""``companion mat GAME -o FILE.pdf|.png``: print the play mat of a game."""
+"""``companion mat GAME -o FILE.pdf``: print the play mat of a game, on sheets of any paper."""
 
 from __future__ import annotations
 
@@ -8,21 +8,24 @@ from pathlib import Path
 import click
 
 from vision.mat import GAMES, PAPERS_MM, MatError, mat_layout
-from vision.mat.draw import MAT_STYLES
-from vision.mat.export import save_mat
+from vision.mat.art import MAT_STYLES
+from vision.mat.pdf import save_mat_pdf, sheet_hint
 
-DEFAULT_SEATS = 4
+DEFAULT_SEATS = {"crocodile": 4, "recall": 4, "master-crok": 2}
 
 
 @click.command()
 @click.argument("game", type=click.Choice(GAMES, case_sensitive=False))
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="Where to write the mat: FILE.pdf or FILE.png.")
-@click.option("--paper", default="a2", show_default=True,
-              help=f"Paper: {', '.join(PAPERS_MM)}, or WIDTHxHEIGHT in mm.")
-@click.option("--seats", type=click.IntRange(2, 8), default=None,
-              help=f"Crocodile and Recall: seats at the table (default {DEFAULT_SEATS}).")
-@click.option("--dpi", type=float, default=150.0, show_default=True, help="Resolution of the printed image.")
+              help="Where to write the mat: FILE.pdf.")
+@click.option("--paper", default="a4", show_default=True,
+              help=f"The paper it is printed on: {', '.join(PAPERS_MM)}, or WIDTHxHEIGHT in mm. A mat bigger "
+                   "than the paper is printed in overlapping pages to tape together.")
+@click.option("--size", default="auto", show_default=True,
+              help="The mat's own size: auto (as small as the game allows with cards at real size, as "
+                   "camera.mat_paper = \"auto\" in the config expects), a paper name, or WIDTHxHEIGHT in mm.")
+@click.option("--seats", "--players", "seats", type=click.IntRange(2, 8), default=None,
+              help="Crocodile, Recall, Master Crok: players at the table (default 4; Master Crok 2).")
 @click.option("--style", type=click.Choice(sorted(MAT_STYLES)), default="felt", show_default=True,
               help="Colours: dark felt (best for the camera), blue, or light (less ink).")
 @click.option("--layout-json", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -30,18 +33,18 @@ DEFAULT_SEATS = 4
 @click.option("--board", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
               help="pool-party: the board as JSON: the engine's board config (default: the rules' 6x14 "
                    "board) or its zones ({\"zones\": [{name, rect: [x, y, w, h]}, ...]}).")
-def mat(game: str, output: Path, paper: str, seats: int | None, dpi: float, style: str,
+def mat(game: str, output: Path, paper: str, size: str, seats: int | None, style: str,
         layout_json: Path | None, board: Path | None) -> None:
-    """Print the play mat of GAME (crocodile, recall, crapo, pool-party): ArUco markers
-    that let the camera find the mat, and the zones of the game, at real card size.
+    """Print the play mat of GAME (crocodile, recall, crapo, pool-party, master-crok): ArUco
+    markers that let the camera find the mat, and the game's zones, labelled, at real card size.
 
     Print at 100 % (no "fit to page"); the 100 mm bar on the mat checks the scale.
     """
     game = game.lower()
-    if game in ("crocodile", "recall") and seats is None:
-        seats = DEFAULT_SEATS
+    if seats is None:
+        seats = DEFAULT_SEATS.get(game)
     board_data = None
-    if game in ("pool-party", "poolparty", "crocodile-pool-party") and board is None:
+    if game == "pool-party" and board is None:
         # The engine's default board (RULES.md 2.2): the mat follows the rules' geometry.
         from companion.games.poolparty.board import Board
 
@@ -52,17 +55,17 @@ def mat(game: str, output: Path, paper: str, seats: int | None, dpi: float, styl
         except (OSError, json.JSONDecodeError) as exc:
             raise click.ClickException(f"{board}: not a readable JSON board: {exc}") from exc
     try:
-        layout = mat_layout(game, seats, paper, board=board_data)
-        save_mat(layout, output, dpi, style)
+        layout = mat_layout(game, seats, size, board=board_data)
+        plan = save_mat_pdf(layout, output, paper, style)
         if layout_json is not None:
             layout_json.write_text(json.dumps(layout.to_json(), indent=1), encoding="utf-8")
     except MatError as exc:
         raise click.ClickException(str(exc)) from exc
     except OSError as exc:
         raise click.ClickException(f"{layout_json}: cannot write: {exc.strerror or exc}") from exc
-    seats_text = f" for {layout.seats} seats" if layout.game in ("crocodile", "recall") else ""
+    seats_text = f" for {layout.seats} seats" if game != "crapo" and layout.seats else ""
     click.echo(
-        f"wrote the {layout.game} mat{seats_text} to {output}: {layout.width_mm:g} x {layout.height_mm:g} mm "
-        f"on {layout.paper or 'the given board'}, "
-        f"{len(layout.markers)} markers, {sum(1 for z in layout.zones if z.kind != 'seat')} zones"
+        f"wrote the {layout.game} mat{seats_text} to {output}: {layout.width_mm:g} x {layout.height_mm:g} mm, "
+        f"{len(layout.markers)} markers, {sum(1 for z in layout.zones if z.kind != 'seat')} zones, "
+        f"{sheet_hint(layout, plan)}"
     )

@@ -200,7 +200,7 @@ def tiles(source: str, board_file: Path | None, paper: str, corners: str | None,
 @click.option("--deck-list", default=None, metavar="DECK",
               help="Which Croks: a deck the catalog names (its copies are the deck's); default every Crok once.")
 @taking_options("card")
-@click.option("--paper", default="a3", show_default=True, help="The paper the battle mat was printed on.")
+@click.option("--paper", default="auto", show_default=True, help="The battle mat's size (as `companion mat --size`).")
 @click.option("--no-mat", is_flag=True, help="No printed mat: cards lie on a plain cloth.")
 @click.option("--service", default="auto", show_default=True, metavar="URL|auto|off",
               help="Teach through the running service (it owns the camera on a Pi, and stores the deck in its data "

@@ -47,7 +47,8 @@ def _layout(mat_json: Path | None, game: str | None, seats: int | None, paper: s
 
 
 def mat_options(f: Any) -> Any:
-    f = click.option("--paper", default="a2", show_default=True, help="With --game: the mat's paper.")(f)
+    f = click.option("--paper", default="auto", show_default=True,
+                     help="With --game: the mat's size (as `companion mat --size`).")(f)
     f = click.option("--seats", type=click.IntRange(2, 8), default=None,
                      help="With --game crocodile/recall: seats at the table (default 4).")(f)
     f = click.option("--game", default=None,
@@ -182,7 +183,7 @@ def _taught_reader(game: str, deck: str | None, board_json: Path | None, default
         from vision.taught.store import TaughtDeck
 
         taught = TaughtDeck.load(folder, deck)
-        battle = battle_layout(seats or 2, paper if paper != "a2" else "a3")
+        battle = battle_layout(seats or 2, paper)
         return lambda image: read_master_crok(image, taught, battle)
     except TaughtError as exc:
         raise click.ClickException(f"{exc} (teach them first: companion teach --help)") from exc

@@ -26,6 +26,10 @@ from vision.render.table import HandOver, TableState
 Place = tuple[int, int]
 LAYOUT_SLOTS = 4
 PENALTY_STEP_MM = 70.0
+PENALTY_INSET_MM = 3.0
+"""A penalty card lies this far inside its place's ends."""
+EXTRA_PENALTY_STEP_MM = 12.0
+"""A third penalty card and later ones lie on the second, each this much further out."""
 CARD_MM = (63.0, 88.0)
 # Where a hand puts a card down is never quite where the last one lay: eight poses far
 # enough apart (mm, mm, degrees) for the camera to tell a card was replaced.
@@ -95,24 +99,33 @@ class TableWorld:
         return len(self.game.table.deck)
 
     def penalty_place(self, seat: int, index: int) -> tuple[str | None, tuple[float, float]]:
-        """The zone and the point where seat's penalty card ``index`` (slot 4 + index) lies:
-        side by side in the seat's penalty place when the mat has one, else beside the
-        layout (:meth:`penalty_xy`)."""
-        name = f"seat{seat}/penalty"
-        if name not in {z.name for z in self.layout.zones}:
+        """Where seat's penalty card ``index`` (slot 4 + index) lies: the zone (``None`` off
+        every zone) and its centre on the mat (mm)."""
+        try:
+            place = self.layout.zone(f"seat{seat}/penalty")
+        except KeyError:
             return None, self.penalty_xy(seat, index)
-        rect = self.layout.zone(name).rect
-        step = CARD_MM[0] + 6.0
-        if rect.w >= rect.h:
-            x = min(rect.x + CARD_MM[0] / 2 + 3.0 + index * step, rect.x + rect.w - CARD_MM[0] / 2)
-            return name, (x, rect.y + rect.h / 2)
-        y = min(rect.y + CARD_MM[0] / 2 + 3.0 + index * step, rect.y + rect.h - CARD_MM[0] / 2)
-        return name, (rect.x + rect.w / 2, y)
+        return place.name, self.penalty_in_place(place.rect, place.facing, index)
+
+    @staticmethod
+    def penalty_in_place(rect: Any, facing: int, index: int) -> tuple[float, float]:
+        """Where a player lays penalty card ``index`` in their penalty place: the first at
+        the end nearest them, the second at the far end, any more on the second, each a
+        little further from the player (so the later a card came, the further it lies)."""
+        toward = (-math.sin(math.radians(facing)), math.cos(math.radians(facing)))
+        deep = rect.h if facing in (0, 180) else rect.w  # a card lies upright to its player
+        room = max(0.0, deep - CARD_MM[1] - 2 * PENALTY_INSET_MM)
+        if index == 0:
+            out = room / 2
+        else:
+            out = -room / 2 - EXTRA_PENALTY_STEP_MM * (index - 1)
+        cx, cy = rect.x + rect.w / 2, rect.y + rect.h / 2
+        return cx + toward[0] * out, cy + toward[1] * out
 
     def penalty_xy(self, seat: int, index: int) -> tuple[float, float]:
-        """Where seat's penalty card ``index`` (slot 4 + index) lies on a mat without
-        penalty places: beside the seat's layout, on the side where no other seat is near
-        (so nobody mistakes whose it is), clear of the piles."""
+        """On a mat without penalty places: where seat's penalty card ``index`` lies, beside
+        the seat's layout, on the side where no other seat is near (so nobody mistakes whose
+        it is), clear of the piles."""
         area = self.layout.zone(f"seat{seat}").rect
         width, height = self.layout.size_mm
         others = [z.rect for z in self.layout.zones if z.kind == "seat" and z.name != f"seat{seat}"]
@@ -161,9 +174,8 @@ class TableWorld:
                     pose = self.pose(name, cid, self.layout.zone(name).rect.centre, facing)
                     out.append((name, code, face_up, pose, False))
                 else:
-                    zone_name, (x, y) = self.penalty_place(seat, slot - LAYOUT_SLOTS)
-                    out.append((zone_name, code, face_up, self.pose(f"seat{seat}/slot{slot}", cid, (x, y), facing),
-                                False))
+                    place, (x, y) = self.penalty_place(seat, slot - LAYOUT_SLOTS)
+                    out.append((place, code, face_up, self.pose(f"seat{seat}/slot{slot}", cid, (x, y), facing), False))
         return out
 
     def reading(self, frame_index: int = 0, t_ns: int = 0) -> dict[str, Any]:
