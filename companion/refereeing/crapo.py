@@ -36,10 +36,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
 
-from companion.games.base import Action, Event, GameError, IllegalAction
+from companion.cards import UnknownCard
+from companion.games.base import Action, ActionFormatError, Event, GameError, IllegalAction
 from companion.games.crapo import Crapo
 from companion.games.crapo.actions import (
     DECKS,
@@ -56,14 +57,40 @@ from companion.games.crapo.actions import (
 )
 from companion.games.crapo.actions import Sequence as Run
 from companion.games.crapo.deal import SetupError
-from companion.games.crapo.faces import RANK, Face, builds_down, code, face, pretty
+from companion.games.crapo.faces import CODES, RANK, Face, builds_down, code, face, pretty
 from companion.games.crapo.reading import CrapoReading, Doubt
 from companion.observation import Observation
 from companion.refereeing.moves import Move as HandMove
+from companion.refereeing.moves import Pick, moves_json
 from companion.refereeing.protocol import NO_MAT, Beep, BlinkSeat, Effect, LightSeat, MatZones, TableInput, ZoneArea
 from companion.refereeing.questions import Option
 from companion.refereeing.setup import TableSetup
 from companion.refereeing.table import MATCH_INPUTS, MatchTable
+
+
+@dataclass(frozen=True)
+class HandDeal(Action):
+    """The deal entered on the page (an ``act`` before the game starts): the eight tableau
+    cards, seat 0's four first, and who starts (the players settled the cut, CP-G3, at the
+    table). The table's notation, not the engine's: the engine starts from it."""
+
+    type: ClassVar[str] = "deal"
+    tableau: tuple[Face, ...]
+    first_player: int
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> HandDeal:
+        tableau = raw.get("tableau")
+        if not isinstance(tableau, list) or len(tableau) != len(TABLEAU):
+            raise ActionFormatError(f"field 'tableau': give the {len(TABLEAU)} cards dealt, seat 1's four first")
+        cards = tuple(face(card, f"field 'tableau' [{i}]") for i, card in enumerate(tableau))
+        first = raw.get("first_player")
+        if first not in (0, 1) or isinstance(first, bool):
+            raise ActionFormatError(f"field 'first_player': {first!r} is not a seat (0 or 1)")
+        return cls(cards, first)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "tableau": [code(card) for card in self.tableau], "first_player": self.first_player}
 
 MAX_OPTIONS = 24
 """A question never offers more buttons than fit on a phone."""
@@ -78,6 +105,12 @@ class CrapoTable(MatchTable):
 
     SEAT_ROLES = ("bottom of the mat", "top of the mat")
     FIRST_LABEL = "Who starts (when you choose)"
+    MATCH_ENDS = (
+        {"label": "One game", "rounds": 1},
+        {"label": "3 games: the most games won wins", "rounds": 3},
+        {"label": "5 games", "rounds": 5},
+        {"label": "Until we finish it (the Finish button)"},
+    )
 
     def __init__(self, setup: TableSetup, mat: MatZones = NO_MAT) -> None:
         super().__init__(setup)
@@ -160,14 +193,8 @@ class CrapoTable(MatchTable):
             self._note(f"The camera cannot read {where}; waiting for a clearer view.")
             return
         cards = [pile[0] for pile in dealt]
-        if self.match.house_rules["deck_ownership"] == "one_pack_each":
-            for seat in (0, 1):
-                mine = cards[4 * seat: 4 * seat + 4]
-                twice = sorted({card for card in mine if card is not None and mine.count(card) > 1})
-                if twice:
-                    self._rule_deal("CP-G1", f"{self._seat_name(seat)} dealt {pretty(twice[0])} twice: each "
-                                             "player deals from their own pack", seat)
-                    return
+        if self._dealt_twice(cards):
+            return
         setup: dict[str, Any] = {"tableau": [code(card) for card in cards]}
         if self.match.house_rules["first_player"] == "players_choose":
             setup["first_player"] = self.setup.dealer
@@ -175,20 +202,39 @@ class CrapoTable(MatchTable):
             return
         else:
             setup["start_cards"] = [[code(a), code(b)] for a, b in self.cut]
+        if not self._begin(setup):
+            return
+        self.cut_lies = bool(self.cut)
+        if self.cut_lies:
+            self._note("Put the turned-up cards back on top of your decks.")
+
+    def _dealt_twice(self, cards: Sequence[Face | None]) -> bool:
+        """CP-G1: with a pack each, a code dealt twice on one side is a ruling."""
+        if self.match.house_rules["deck_ownership"] != "one_pack_each":
+            return False
+        for seat in (0, 1):
+            mine = cards[4 * seat: 4 * seat + 4]
+            twice = sorted({card for card in mine if card is not None and mine.count(card) > 1})
+            if twice:
+                self._rule_deal("CP-G1", f"{self._seat_name(seat)} dealt {pretty(twice[0])} twice: each "
+                                         "player deals from their own pack", seat)
+                return True
+        return False
+
+    def _begin(self, setup: dict[str, Any]) -> bool:
+        """Start the game the players dealt (the camera's or the page's deal)."""
         try:
             game = self._start_round(setup)
             assert isinstance(game, Crapo)
         except SetupError as exc:
             self._rule_deal("CP-01", str(exc), None)
-            return
+            return False
         self.game = game
         self.landed = []
         self._waiting = False
         self.notes = []
         self._announce_start()
-        self.cut_lies = bool(self.cut)
-        if self.cut_lies:
-            self._note("Put the turned-up cards back on top of your decks.")
+        return True
 
     def _cut(self, reading: CrapoReading) -> bool:
         """Follow the cut (CP-G3) on the trash places; True once it decides who starts."""
@@ -460,15 +506,29 @@ class CrapoTable(MatchTable):
         if self.last_reading is not None:
             self._explain(self.last_reading)
 
-    def _on_act(self, data: Mapping[str, Any]) -> None:
+    def parse_hand_action(self, raw: Mapping[str, Any], t_ns: int = 0) -> Action:
+        """The deal by hand before the game starts (:class:`HandDeal`), then the engine's moves."""
         if self.game is None:
-            return
+            if raw.get("type") != HandDeal.type:
+                raise GameError("the cards are not dealt yet: enter the deal first")
+            try:
+                return HandDeal.from_json(raw)
+            except UnknownCard as exc:
+                raise ActionFormatError(str(exc)) from None
+        return self.game.action_from_json(raw)
+
+    def _on_act(self, data: Mapping[str, Any]) -> None:
+        given = data.get("action")
         try:
-            action = self.game.action_from_json(data.get("action") or {})
+            action = self.parse_hand_action(given if isinstance(given, Mapping) else {}, self._now)
         except GameError as exc:
             self._announce({"rule_id": "", "kind": "violation", "seat": None, "message": f"Not a move: {exc}"})
             return
-        self._try(action)
+        if isinstance(action, HandDeal):
+            if not self._dealt_twice(list(action.tableau)):
+                self._begin({"tableau": [code(card) for card in action.tableau], "first_player": action.first_player})
+            return
+        self._try(action)  # type: ignore[arg-type]
 
     def _on_undo(self) -> None:
         if self.undo_match_input() or self.game is None or not self.game.actions:
@@ -537,11 +597,33 @@ class CrapoTable(MatchTable):
     def _describe(self, action: CrapoAction) -> str:
         return self._human(action_text(action, self.setup.seats))
 
+    def hand_moves(self) -> dict[str, Any]:
+        """Before the deal, the deal itself (the cards a pick names, who starts); then every
+        legal move (:meth:`MatchTable.hand_moves`)."""
+        if self.game is not None or self.closed():
+            return super().hand_moves()
+        picks = tuple(Pick(("tableau", i), f"{self._seat_name(i // 4)}'s space {i % 4 + 1}: which card?")
+                      for i in range(len(TABLEAU)))
+        deals = [HandMove(None, ("Deal by hand", f"{self._seat_name(seat)} starts"),
+                          {"type": HandDeal.type, "tableau": [None] * len(TABLEAU), "first_player": seat}, picks)
+                 for seat in (0, 1)]
+        return moves_json(deals, self._card_codes())
+
     def _hand_move(self, action: Action) -> HandMove | None:
-        """A legal action as the page offers it, in the words of the table's questions."""
+        """A legal action as the page offers it, in the words of the table's questions; a
+        draw of a card nobody has seen asks which card it is."""
         seat = getattr(action, "seat", None)
+        picks: tuple[Pick, ...] = ()
+        if isinstance(action, Draw) and action.card is None and self.game is not None:
+            deck = self.game.table.piles[DECKS[action.seat]]
+            if deck and deck[-1] is None:
+                picks = (Pick(("card",), f"{self._seat_name(action.seat)} drew: which card?"),)
         return HandMove(seat if isinstance(seat, int) and seat >= 0 else None,
-                        (self._describe(action),), action.to_json())  # type: ignore[arg-type]
+                        (self._describe(action),), action.to_json(), picks)  # type: ignore[arg-type]
+
+    def _card_codes(self) -> list[str]:
+        """A pick may name any card of a pack (two packs: every code twice over)."""
+        return list(CODES)
 
     def public_state(self) -> dict[str, Any]:
         """The table page's state: every pile as everyone sees it, whose turn, the deal and

@@ -171,3 +171,19 @@ def test_the_admin_corrects_a_score_and_finishes_the_match(phones):
     expect(game.locator(".changes li")).to_have_text([
         "Round 1 scored by hand by Dee: Ann 12, Bob 7, Cid 20",
         "Round 1 corrected by Dee: now Ann 12, Bob 25, Cid 20", "Finished by Dee"])
+
+
+def test_crapo_dealt_and_played_by_taps(phones):
+    """No camera: the deal is entered card by card (who starts, as the cut at the table
+    decided), then a draw names the card drawn, and the trash ends the turn."""
+    page = phones.open("/setup", viewport=PHONE)
+    set_up(page, "crapo", ["Ann", "Bob"], "One game")
+    expect(page.locator("#headline")).to_have_text("Deal four cards each face up")
+    enter(page, "The table", "Deal by hand", "Bob starts",
+          cards=("Kh", "7c", "4d", "9s", "Qd", "2c", "8h", "Js"))
+    expect(page.locator("#headline")).to_have_text("Bob's turn")
+    enter(page, "Bob", "Bob drew a card", cards=("5s",))
+    expect(page.locator("#headline")).to_have_text("Bob's turn: play or trash the drawn card")
+    enter(page, "Bob", "Bob trashed 5♠")
+    expect(page.locator("#headline")).to_have_text("Ann's turn")
+    expect(page.locator("#last-ruling .ruling-message")).to_have_text("Bob trashed 5♠: Ann's turn")

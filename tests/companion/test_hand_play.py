@@ -19,6 +19,11 @@ from companion.events import InputEvent
 from companion.games.cabo import Crocodile, Recall
 from companion.games.cabo.actions import Look, Reveal, TurnUp
 from companion.games.cabo.simulate import random_action
+from companion.games.crapo import Crapo
+from companion.games.crapo import Draw as CrapoDraw
+from companion.games.crapo.actions import DECKS, TABLEAU
+from companion.games.crapo.faces import code
+from companion.games.crapo.play import random_action as crapo_random_action
 from companion.games.poolparty import PoolParty
 from companion.games.poolparty.actions import CrocMove, Flip, Pass, Place
 from companion.referee import Referee, Refused
@@ -231,3 +236,61 @@ def test_a_pool_party_match_entered_by_taps_ends_with_the_truths_scores(tmp_path
     scores = table.game["scores"]
     assert scores["totals"] == {str(s): v for s, v in expected.items()}
     assert scores["over"]
+
+
+# -- Crapô -----------------------------------------------------------------------------------
+
+
+def play_crapo_game(table: HandTable, truth: Crapo, rng: random.Random) -> None:
+    """The deal entered card by card, then every move: a draw names the card drawn."""
+    tableau = [truth.table.piles[name][-1] for name in TABLEAU]
+    (deal,) = [m for m in table.moves() if m["action"]["first_player"] == truth.table.turn]
+    assert deal["seat"] is None and [p["at"] for p in deal["picks"]] == [["tableau", i] for i in range(8)]
+    table.tap(deal, {("tableau", i): code(card) for i, card in enumerate(tableau)})
+    assert table.game["view"]["tableau"] == [[code(card)] for card in tableau]
+    while truth.outcome() is None:
+        action = crapo_random_action(truth, rng)
+        data = action.to_json()
+        codes = {}
+        if isinstance(action, CrapoDraw):
+            codes[("card",)] = code(truth.table.piles[DECKS[action.seat]][-1])
+            data.pop("card", None)
+        offered = table.moves()
+        moves = [m for m in offered if m["action"] == data]
+        assert len(moves) == 1, (data, [m["action"] for m in offered][:8])
+        table.tap(moves[0], codes)
+        truth.apply(action)
+        assert table.game["view"]["turn"] == truth.table.turn
+
+
+def test_CP_10_a_whole_game_of_crapo_entered_by_taps_ends_with_the_truths_winner(tmp_path):
+    seats = ["Ann", "Bob"]
+    table = HandTable(tmp_path, "crapo", seats, rounds=1)
+    assert table.game["view"]["phase"] == "deal"
+    truth = Crapo(seats, seed=4)
+    play_crapo_game(table, truth, random.Random(4))
+    (winner,) = truth.outcome().winners
+    scores = table.game["scores"]
+    assert scores["over"] and scores["winners"] == [winner]
+    assert scores["totals"] == {str(winner): 1, str(1 - winner): 0}
+    assert [p["name"] for p in table.referee.history()[0]["players"] if p["winner"]] == [seats[winner]]
+
+
+def test_a_deal_by_hand_with_a_card_twice_on_one_side_is_ruled_CP_G1(tmp_path):
+    table = HandTable(tmp_path, "crapo", ["Ann", "Bob"], house_rules={"deck_ownership": "one_pack_each"})
+    (deal,) = [m for m in table.moves() if m["action"]["first_player"] == 0]
+    twice = ["7h", "7h", "2c", "Ks", "3d", "4d", "5d", "6d"]
+    table.tap(deal, {("tableau", i): card for i, card in enumerate(twice)})
+    ruling = table.game["rulings"][0]
+    assert ruling["rule_id"] == "CP-G1" and "Ann dealt 7♥ twice" in ruling["message"]
+    assert table.game["view"]["phase"] == "deal"  # nothing started
+
+
+def test_a_move_before_the_deal_is_refused_with_what_to_do(tmp_path):
+    table = HandTable(tmp_path, "crapo", ["Ann", "Bob"])
+    with pytest.raises(Refused) as refused:
+        table.referee.check_act({"type": "draw", "seat": 0})
+    assert "enter the deal first" in str(refused.value.message)
+    with pytest.raises(Refused) as refused:
+        table.referee.check_act({"type": "deal", "tableau": ["7h"] * 7, "first_player": 0})
+    assert "the 8 cards dealt" in str(refused.value.message)

@@ -343,5 +343,6 @@ def sheet_hint(layout: MatLayout, plan: SheetPlan) -> str:
         smaller = f" ({whole} would do)" if whole and PAPERS_MM[whole] < paper_size(plan.paper) else ""
         return f"on one sheet of {plan.paper}{smaller}"
     shop = f"; one sheet of {whole} holds it whole" if whole else ""
-    return (f"on {len(plan.sheets)} pages of {plan.paper} ({plan.rows} rows of {plan.cols}): cut and tape them "
+    rows = f"{plan.rows} row{'s' if plan.rows > 1 else ''}"
+    return (f"on {len(plan.sheets)} pages of {plan.paper} ({rows} of {plan.cols}): cut and tape them "
             f"together as each page says{shop}")
