@@ -39,6 +39,8 @@ from companion.games.mastercrok.decks import check_deck
 from companion.games.mastercrok.effects import EffectKind
 from companion.games.mastercrok.inference import BACK, BattleReading
 from companion.observation import CardSighting, Observation
+from companion.refereeing.moves import Move as HandMove
+from companion.refereeing.moves import Pick
 from companion.refereeing.protocol import NO_MAT, Beep, BlinkSeat, Effect, LightSeat, MatZones, TableInput
 from companion.refereeing.questions import Option
 from companion.refereeing.setup import SetupError, TableSetup
@@ -586,6 +588,36 @@ class MasterCrokTable(MatchTable):
 
     def _describe(self, action: Action) -> str:
         return self._human(action_label(self.game, action, self.setup.seats))
+
+    # -- by hand ---------------------------------------------------------------------------
+
+    def hand_moves(self) -> dict[str, Any]:
+        """The engine's moves as taps, and the reveal of Croks played face down (the
+        players name each one among its owner's deck)."""
+        offered = super().hand_moves()
+        reveal = self._reveal_by_hand()
+        if reveal is not None:
+            offered["moves"].append(reveal.to_json())
+        return offered
+
+    def _hand_move(self, action: Action) -> HandMove | None:
+        seat = getattr(action, "seat", None)
+        return HandMove(seat if isinstance(seat, int) and seat >= 0 else None, (self._describe(action),),
+                        action.to_json())
+
+    def _reveal_by_hand(self) -> HandMove | None:
+        game = self.game
+        if game.outcome() is not None or self.closed() or game.phase() != "reveal":
+            return None
+        battle = game.battle.croks
+        if all(c.card.crok is not None for c in battle):
+            return None  # the engine lists it
+        picks = tuple(
+            Pick(("croks", str(c.holder)), f"{self._seat_name(c.holder)}'s Crok: which is it?",
+                 tuple((crok, self._crok_name(crok)) for crok in dict.fromkeys(game.deck_lists[c.card.owner])))
+            for c in battle if c.card.crok is None)
+        return HandMove(None, ("Reveal the Croks",),
+                        {"type": Reveal.type, "croks": {str(c.holder): c.card.crok for c in battle}}, picks)
 
     def public_state(self) -> dict[str, Any]:
         """The table page's state: the battle (face-down Croks show only who played them),

@@ -22,13 +22,19 @@ from typing import Any
 @dataclass(frozen=True)
 class Pick:
     """A card the players must name before the move is sent: its code goes at ``at`` in
-    the action's JSON (``("card",)``, ``("cards", 0, "card")``, ``("cards", 1, 3)``)."""
+    the action's JSON (``("card",)``, ``("cards", 0, "card")``, ``("cards", 1, 3)``).
+    ``options``: the cards it may be, as ``(code, label)``, where they are no playing cards
+    (a player's Croks); none: any of the table's card codes (:func:`moves_json`)."""
 
     at: tuple[str | int, ...]
     prompt: str
+    options: tuple[tuple[str, str], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"at": list(self.at), "prompt": self.prompt}
+        out: dict[str, Any] = {"at": list(self.at), "prompt": self.prompt}
+        if self.options:
+            out["options"] = [{"code": code, "label": label} for code, label in self.options]
+        return out
 
 
 @dataclass(frozen=True)

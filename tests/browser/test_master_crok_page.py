@@ -22,6 +22,19 @@ def camera_sees(referee, t_ns: int, **spots: str) -> None:
                               {"t_ns": t_ns, "frame_index": 0, "calibration": "fresh", "cards": cards}))
 
 
+def start_ann_against_bob(page) -> None:
+    """The setup page: Master Crok, Ann (ann-red) attacking Bob (bob-blue)."""
+    page.get_by_label("Master Crok").check()
+    page.get_by_role("button", name="Remove the last seat").click()
+    page.get_by_role("button", name="Remove the last seat").click()
+    page.get_by_label("Seat 1", exact=True).fill("Ann")
+    page.get_by_label("Seat 2", exact=True).fill("Bob")
+    page.get_by_label("Ann's deck").select_option("ann-red")
+    page.get_by_label("Bob's deck").select_option("bob-blue")
+    page.get_by_label("First attacker").select_option(label="Ann")
+    page.get_by_role("button", name="Start the game").click()
+
+
 def test_master_crok_started_on_the_setup_page_shows_a_battles_ruling_on_another_phone(demo_table, phones):
     table, server = demo_table
     referee = table.referee
@@ -31,15 +44,7 @@ def test_master_crok_started_on_the_setup_page_shows_a_battles_ruling_on_another
     watcher.on("framenavigated", lambda frame: navigations.append(frame.url))
 
     setup = phones.open("/setup")
-    setup.get_by_label("Master Crok").check()
-    setup.get_by_role("button", name="Remove the last seat").click()
-    setup.get_by_role("button", name="Remove the last seat").click()
-    setup.get_by_label("Seat 1", exact=True).fill("Ann")
-    setup.get_by_label("Seat 2", exact=True).fill("Bob")
-    setup.get_by_label("Ann's deck").select_option("ann-red")
-    setup.get_by_label("Bob's deck").select_option("bob-blue")
-    setup.get_by_label("First attacker").select_option(label="Ann")
-    setup.get_by_role("button", name="Start the game").click()
+    start_ann_against_bob(setup)
     expect(setup).to_have_url(server.url + "/")
     expect(watcher.locator("#headline")).to_have_text("Battle 1: Ann attacks and chooses the battle type")
     expect(watcher.locator("#subline")).to_have_text("Master Crok · game 1 · decks Ann: ann-red, Bob: bob-blue")
@@ -70,3 +75,33 @@ def test_master_crok_started_on_the_setup_page_shows_a_battles_ruling_on_another
     expect(ann.locator(".group-symbol:not(.missing)")).to_have_text(["stone"])
     expect(watcher.locator("#headline")).to_have_text("Battle 2: Ann attacks and chooses the battle type")
     assert navigations == []  # everything came over the live stream
+
+
+def test_a_battle_of_master_crok_entered_by_taps_with_no_camera(demo_table, phones):
+    """No camera: the battle type, each Crok played face down, the reveal naming each Crok
+    among its owner's deck (by name), the abilities declined, all by taps."""
+    table, _server = demo_table
+    teach_story_decks(table.data_dir)
+    page = phones.open("/setup", viewport=PHONE)
+    start_ann_against_bob(page)
+    expect(page.locator("#headline")).to_have_text("Battle 1: Ann attacks and chooses the battle type")
+
+    def enter(who: str, label: str, *named: str) -> None:
+        page.get_by_role("button", name="Enter a move").click()
+        dialog = page.locator("#move-dialog")
+        dialog.get_by_role("button", name=who, exact=True).click()
+        dialog.get_by_role("button", name=label, exact=True).click()
+        for name in named:
+            dialog.get_by_role("button", name=name, exact=True).click()
+        dialog.get_by_role("button", name="Enter it").click()
+        expect(dialog).to_be_hidden()
+
+    enter("Ann", "Power")
+    enter("Ann", "Ann plays a Crok face down")
+    enter("Bob", "Bob plays a Crok face down")
+    expect(page.locator("#headline")).to_have_text("Battle 1 · power: turn every Crok face up")
+    enter("The table", "Reveal the Croks", "Flint Hide", "Nox the Quiet")
+    expect(page.locator(".crok.face-up[data-crok='stone-flint']")).to_contain_text("Flint Hide")
+    enter("Ann", "Decline Police")
+    enter("Bob", "Decline Bond")
+    expect(page.locator("#last-ruling .ruling-message")).to_have_text("Ann wins battle 1 with 9 power (Flint Hide)")

@@ -15,6 +15,7 @@ import re
 
 import pytest
 
+from companion.crok_catalogs import shipped_catalog
 from companion.events import InputEvent
 from companion.games.cabo import Crocodile, Recall
 from companion.games.cabo.actions import Look, Reveal, TurnUp
@@ -24,6 +25,9 @@ from companion.games.crapo import Draw as CrapoDraw
 from companion.games.crapo.actions import DECKS, TABLEAU
 from companion.games.crapo.faces import code
 from companion.games.crapo.play import random_action as crapo_random_action
+from companion.games.mastercrok import MasterCrok
+from companion.games.mastercrok import Play as CrokPlay
+from companion.games.mastercrok import Reveal as CrokReveal
 from companion.games.poolparty import PoolParty
 from companion.games.poolparty.actions import CrocMove, Flip, Pass, Place
 from companion.referee import Referee, Refused
@@ -294,3 +298,41 @@ def test_a_move_before_the_deal_is_refused_with_what_to_do(tmp_path):
     with pytest.raises(Refused) as refused:
         table.referee.check_act({"type": "deal", "tableau": ["7h"] * 7, "first_player": 0})
     assert "the 8 cards dealt" in str(refused.value.message)
+
+
+# -- Master Crok -----------------------------------------------------------------------------
+
+
+def play_master_crok_game(table: HandTable, truth: MasterCrok, rng: random.Random) -> None:
+    """Each Crok played face down by a tap, the reveal naming every Crok among its owner's
+    deck, each ability decided by a tap: as the truth (which knows every hand) plays."""
+    while truth.outcome() is None:
+        action = rng.choice(truth.legal_actions())
+        data, codes = action.to_json(), {}
+        offered = table.moves()
+        if isinstance(action, CrokPlay):  # the referee does not know the hand: face down
+            moves = [m for m in offered if m["action"] == {"type": "play", "seat": action.seat, "crok": None}]
+        elif isinstance(action, CrokReveal):
+            moves = [m for m in offered if m["action"]["type"] == "reveal"]
+            assert moves and all(p["options"] for p in moves[0]["picks"])
+            codes = {tuple(p["at"]): data["croks"][p["at"][1]] for p in moves[0]["picks"]}
+        else:
+            moves = [m for m in offered if m["action"] == data]
+        assert len(moves) == 1, (data, [m["action"] for m in offered][:8])
+        table.tap(moves[0], codes)
+        truth.apply(action)
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_MC_14_a_whole_game_of_master_crok_entered_by_taps_ends_with_the_truths_winner(tmp_path, seed):
+    catalog = shipped_catalog("example").to_json()
+    game_setup = {"catalog": catalog, "decks": [list(catalog["decks"]["red"]), list(catalog["decks"]["blue"])]}
+    truth = MasterCrok(["Ann", "Bob"], seed=seed, setup=game_setup)
+    table = HandTable(tmp_path, "master-crok", ["Ann", "Bob"], game_setup=game_setup, rounds=1,
+                      dealer=truth.battle.attacker)
+    play_master_crok_game(table, truth, random.Random(seed))
+    outcome = truth.outcome()
+    scores = table.game["scores"]
+    assert scores["over"] and scores["winners"] == list(outcome.winners)
+    assert scores["totals"] == {str(seat): points for seat, points in outcome.scores.items()}
+    assert table.game["rulings"][0]["rule_id"] == outcome.rule_id

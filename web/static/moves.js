@@ -81,6 +81,14 @@ function render() {
 }
 
 function renderPick(pick, choices) {
+  if (pick.options) {  // named cards (a player's Croks): one button each
+    setText(byId("move-prompt"), pick.prompt);
+    choices.replaceChildren(...pick.options.map((option) => button(option.label, () => {
+      choice.codes.push(option.code);
+      render();
+    }, { class: "choice-button", "data-code": option.code })));
+    return;
+  }
   const codes = data.cards;
   if (choice.rank === null) {
     setText(byId("move-prompt"), `${pick.prompt} The rank:`);
