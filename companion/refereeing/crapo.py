@@ -65,7 +65,7 @@ from companion.refereeing.moves import Pick, moves_json
 from companion.refereeing.protocol import NO_MAT, Beep, BlinkSeat, Effect, LightSeat, MatZones, TableInput, ZoneArea
 from companion.refereeing.questions import Option
 from companion.refereeing.setup import TableSetup
-from companion.refereeing.table import MATCH_INPUTS, MatchTable
+from companion.refereeing.table import MATCH_INPUTS, MatchTable, games_to_play
 
 
 @dataclass(frozen=True)
@@ -105,12 +105,7 @@ class CrapoTable(MatchTable):
 
     SEAT_ROLES = ("bottom of the mat", "top of the mat")
     FIRST_LABEL = "Who starts (when you choose)"
-    MATCH_ENDS = (
-        {"label": "One game", "rounds": 1},
-        {"label": "3 games: the most games won wins", "rounds": 3},
-        {"label": "5 games", "rounds": 5},
-        {"label": "Until we finish it (the Finish button)"},
-    )
+    MATCH_ENDS = games_to_play("the most games won wins")
 
     def __init__(self, setup: TableSetup, mat: MatZones = NO_MAT) -> None:
         super().__init__(setup)

@@ -44,7 +44,7 @@ from companion.refereeing.moves import Pick
 from companion.refereeing.protocol import NO_MAT, Beep, BlinkSeat, Effect, LightSeat, MatZones, TableInput
 from companion.refereeing.questions import Option
 from companion.refereeing.setup import SetupError, TableSetup
-from companion.refereeing.table import MatchTable
+from companion.refereeing.table import MatchTable, games_to_play
 
 BATTLE_TYPES = tuple(BattleType)
 PILES = ("winners", "losers")
@@ -58,6 +58,7 @@ class MasterCrokTable(MatchTable):
     """A match of Master Crok for any number of players, each with their own deck."""
 
     FIRST_LABEL = "First attacker"
+    MATCH_ENDS = games_to_play("the most group symbols in all wins")
 
     @classmethod
     def check_setup(cls, setup: TableSetup) -> None:

@@ -31,7 +31,7 @@ from companion.refereeing.moves import Move
 from companion.refereeing.protocol import NO_MAT, Beep, BlinkSeat, Effect, LightSeat, MatZones, TableInput
 from companion.refereeing.questions import Option
 from companion.refereeing.setup import TableSetup
-from companion.refereeing.table import MATCH_INPUTS, MatchTable
+from companion.refereeing.table import MATCH_INPUTS, MatchTable, games_to_play
 
 
 class PoolPartyTable(MatchTable):
@@ -39,12 +39,7 @@ class PoolPartyTable(MatchTable):
 
     SEAT_ROLES = ("Red", "Yellow")
     FIRST_LABEL = "Who starts"
-    MATCH_ENDS = (
-        {"label": "One game", "rounds": 1},
-        {"label": "3 games: the most tiles in all wins", "rounds": 3},
-        {"label": "5 games", "rounds": 5},
-        {"label": "Until we finish it (the Finish button)"},
-    )
+    MATCH_ENDS = games_to_play("the most tiles in all wins")
 
     def __init__(self, setup: TableSetup, mat: MatZones = NO_MAT) -> None:
         super().__init__(setup)

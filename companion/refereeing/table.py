@@ -47,6 +47,13 @@ class _ByHand:
     before: dict[int, int | float] | None = None
 
 
+def games_to_play(three_games: str) -> tuple[dict[str, Any], ...]:
+    """The match ends a game of whole games offers at setup (``MATCH_ENDS``): one game, 3
+    (``three_games`` says who wins them), 5, or until the admin finishes it."""
+    return ({"label": "One game", "rounds": 1}, {"label": f"3 games: {three_games}", "rounds": 3},
+            {"label": "5 games", "rounds": 5}, {"label": "Until we finish it (the Finish button)"})
+
+
 class MatchTable:
     """A match of one game at the table: rounds (games) started as the engine says (who
     deals, who starts), rulings kept for the page, one question at a time."""
