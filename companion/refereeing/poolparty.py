@@ -113,13 +113,9 @@ class PoolPartyTable(MatchTable):
             self._choose(candidates)
             return
         if explanation.violation is not None:
-            ruling = explanation.violation.to_json()
-            if not self._waiting or not self.rulings or self.rulings[-1]["message"] != self._human(ruling["message"]):
-                self._announce(ruling)
-                if ruling.get("seat") is not None:
-                    self._effects.append(BlinkSeat(self._now, ruling["seat"]))
+            blink = self._ruled_until_put_right(explanation.violation, self._waiting, self._now, "the board")
+            self._effects.extend([blink] if blink else [])
             self._waiting = True
-            self._note("Waiting for the board to be put right: " + self._human(explanation.violation.message))
             return
         where = ", ".join(explanation.unexplained)
         self._note(f"The camera sees a change no legal move explains ({where}); waiting.")

@@ -20,6 +20,7 @@ from typing import Any
 from companion.games.base import Action, Game, GameError
 from companion.games.match import Match
 from companion.refereeing.moves import Move, moves_json
+from companion.refereeing.protocol import BlinkSeat
 from companion.refereeing.questions import Option, Question
 from companion.refereeing.setup import TableSetup
 from companion.refereeing.words import human_seats
@@ -125,6 +126,19 @@ class MatchTable:
         except GameError as exc:
             self._announce({"rule_id": "", "kind": "violation", "seat": None, "message": f"Not a move: {exc}"})
             return None
+
+    def _ruled_until_put_right(self, violation: Any, waiting: bool, now_ns: int, thing: str) -> BlinkSeat | None:
+        """A move the rules forbid, seen by the camera: its ruling (once while the table
+        already waits on it), and a note to put ``thing`` right; the offender's seat to
+        blink, if the ruling names one."""
+        ruling = violation.to_json()
+        blink = None
+        if not waiting or not self.rulings or self.rulings[-1]["message"] != self._human(ruling["message"]):
+            self._announce(ruling)
+            if ruling.get("seat") is not None:
+                blink = BlinkSeat(now_ns, ruling["seat"])
+        self._note(f"Waiting for {thing} to be put right: " + self._human(violation.message))
+        return blink
 
     def _note(self, text: str) -> None:
         self.notes = [text]
