@@ -64,7 +64,7 @@ def test_the_split_file_is_the_one_the_photos_give():
 
 @pytest.mark.slow
 @pytest.mark.skipif(not (HAVE_TORCH and HAVE_DECKS), reason="needs the [train] extra and Debian's deck designs")
-def test_a_tiny_training_run_exports_a_model_opencv_reads(tmp_path: Path):
+def test_a_tiny_training_run_exports_a_model_opencv_reads_and_a_checkpoint(tmp_path: Path):
     from vision.cards.namer import IndexNamer
 
     out = tmp_path / "namer.onnx"
@@ -73,6 +73,14 @@ def test_a_tiny_training_run_exports_a_model_opencv_reads(tmp_path: Path):
     ranks, suits = IndexNamer.load(out).probabilities(np.zeros((3, 40, 32, 2), np.float32))
     assert ranks.shape == (3, 13) and suits.shape == (3, 4)
     assert np.allclose(ranks.sum(1), 1, atol=1e-4) and np.allclose(suits.sum(1), 1, atol=1e-4)
+    # the torch checkpoint beside it, for a later run to fine-tune from (--init)
+    import torch
+
+    from vision.train.train_namer import make_model
+
+    checkpoint = torch.load(out.with_suffix(".pt"), weights_only=True)
+    make_model().load_state_dict(checkpoint["model"])
+    assert checkpoint["t_rank"] > 0 and checkpoint["t_suit"] > 0
 
 
 def test_the_shipped_namer_is_the_recorded_file():

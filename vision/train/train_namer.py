@@ -16,7 +16,11 @@ librsvg2-bin``; the real photos in ``../shared/realcards``.) Steps, each printin
 4. fit one temperature per head on the calibration patches (the lowest negative
    log-likelihood), so that "sure" means sure on real photos;
 5. export to ONNX (opset :data:`OPSET`, which OpenCV 4.8's ``cv2.dnn`` reads), the temperature
-   and the softmax inside, and print its sha256 (``vision.cards.namer.WEIGHTS_SHA256``).
+   and the softmax inside, and print its sha256 (``vision.cards.namer.WEIGHTS_SHA256``); the
+   torch checkpoint goes beside it (``.pt``), for a later run to start from (``--init``).
+
+``--cache FILE.npz`` keeps the cut patches of steps 1-2 (the renderer's mats in
+``FILE_mats<n>.npz`` beside it) and reuses them on the next run.
 
 ``--tiny`` runs every step on a handful of scenes and photos in seconds (the tests).
 
@@ -104,6 +108,19 @@ def build_patches(seed: int, scenes: int, workers: int, real: bool, tiny: bool) 
     return rendered, train_real, calib_real
 
 
+def build_mats(seed: int, scenes: int, workers: int, tiny: bool, t0: float) -> PatchSet:
+    """The patches of ``scenes`` of the renderer's own training scenes (:func:`mat_patches`)."""
+    per_job = 2 if tiny else 20
+    jobs = [(seed * 1000 + k, min(per_job, scenes - k * per_job)) for k in range((scenes + per_job - 1) // per_job)]
+    parts: list[PatchSet] = []
+    with Pool(workers) as pool:
+        for part in pool.imap(_mat_job, jobs):
+            parts.append(part)
+            print(f"[2/5] the renderer's mats: {min(len(parts) * per_job, scenes)}/{scenes} scenes, "
+                  f"{sum(len(p.rank) for p in parts)} patches ({time.time() - t0:.0f} s)", flush=True)
+    return PatchSet.concat(parts)
+
+
 def make_model(width: int = 24):  # noqa: ANN201
     import torch.nn as nn
 
@@ -166,21 +183,26 @@ def _augment(x, gen):  # noqa: ANN001, ANN202
     return out.clamp(-1.0, 1.5)
 
 
-def train(data: PatchSet, weights: np.ndarray, epochs: int, seed: int, batch: int = 256, log_every: int = 1):  # noqa: ANN201
+def train(data: PatchSet, weights: np.ndarray, epochs: int, seed: int, batch: int = 256, log_every: int = 1,
+          init: dict | None = None, lr: float = 3e-3, progress_s: float = 60.0):  # noqa: ANN201
+    """The model trained for ``epochs`` on ``data`` drawn by ``weights`` (from the state
+    ``init`` when given: a fine-tuning run); a progress line at least every ``progress_s``."""
     import torch
     import torch.nn.functional as F
 
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     model = make_model()
+    if init is not None:
+        model.load_state_dict(init)
     x = torch.from_numpy(data.x.astype(np.float32)).permute(0, 3, 1, 2).contiguous()
     r = torch.from_numpy(data.rank)
     s = torch.from_numpy(data.suit)
     w = torch.from_numpy(weights.astype(np.float64))
     steps = max(1, len(r) // batch)
-    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=epochs * steps)
-    t0 = time.time()
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=epochs * steps)
+    t0 = last = time.time()
     for epoch in range(epochs):
         model.train()
         idx = torch.multinomial(w, steps * batch, replacement=True, generator=gen)
@@ -195,6 +217,12 @@ def train(data: PatchSet, weights: np.ndarray, epochs: int, seed: int, batch: in
             sched.step()
             loss_sum += loss.item()
             correct += ((xr.argmax(1) == r[b]) & (xs.argmax(1) == s[b])).float().mean().item()
+            if time.time() - last >= progress_s:
+                last = time.time()
+                done = epoch * steps + k + 1
+                print(f"[3/5] epoch {epoch + 1}/{epochs}, step {k + 1}/{steps}: loss {loss_sum / (k + 1):.3f} "
+                      f"({last - t0:.0f} s, about {(last - t0) * (epochs * steps / done - 1):.0f} s to go)",
+                      flush=True)
         if epoch % log_every == 0 or epoch == epochs - 1:
             print(f"[3/5] epoch {epoch + 1}/{epochs}: loss {loss_sum / steps:.3f}, train rank+suit "
                   f"{correct / steps:.1%} ({time.time() - t0:.0f} s)", flush=True)
@@ -250,6 +278,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-real", action="store_true", help="rendered decks only")
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
     ap.add_argument("--cache", type=Path, default=None, help="keep (or reuse) the cut patches in this .npz")
+    ap.add_argument("--init", type=Path, default=None, help="start from this checkpoint (a fine-tuning run)")
+    ap.add_argument("--lr", type=float, default=3e-3, help="the learning rate's peak")
+    ap.add_argument("--no-checkpoint", action="store_true",
+                    help="do not write the torch checkpoint (by default beside --out, .pt)")
     ap.add_argument("--tiny", action="store_true", help="a run of seconds, for the tests")
     args = ap.parse_args(argv)
     if args.tiny:
@@ -270,12 +302,15 @@ def main(argv: list[str] | None = None) -> int:
             np.savez(args.cache, **{f"{p}{k}": getattr(s, k) for p, s in zip("abc", (rendered, train_real, calib_real),
                                                                             strict=True)
                                     for k in ("x", "rank", "suit", "group")})
-    scenes_per_job = 2 if args.tiny else 20
     mat_scenes = min(args.mat_scenes, 2) if args.tiny else args.mat_scenes
-    jobs = [(args.seed * 1000 + k, min(scenes_per_job, mat_scenes - k * scenes_per_job))
-            for k in range((mat_scenes + scenes_per_job - 1) // scenes_per_job)]
-    with Pool(args.workers) as pool:
-        mats = PatchSet.concat(list(pool.imap(_mat_job, jobs)))
+    mats_cache = None if args.cache is None else args.cache.with_name(f"{args.cache.stem}_mats{mat_scenes}.npz")
+    if mats_cache is not None and mats_cache.exists():
+        mats = PatchSet.load(mats_cache)
+        print(f"[2/5] the renderer's mats from {mats_cache}", flush=True)
+    else:
+        mats = build_mats(args.seed, mat_scenes, args.workers, args.tiny, t0)
+        if mats_cache is not None:
+            mats.save(mats_cache)
     print(f"[2/5] the renderer's mats: {mat_scenes} scenes, {len(mats.rank)} patches ({time.time() - t0:.0f} s)",
           flush=True)
     data = PatchSet.concat([rendered, mats, train_real])
@@ -283,7 +318,13 @@ def main(argv: list[str] | None = None) -> int:
                               np.full(len(train_real.rank), args.real_weight)])
     print(f"[3/5] training on {len(data.rank)} patches ({len(rendered.rank)} rendered decks, {len(mats.rank)} "
           f"rendered mats, {len(train_real.rank)} real)", flush=True)
-    model = train(data, weights, args.epochs, args.seed)
+    init = None
+    if args.init is not None:
+        import torch
+
+        init = torch.load(args.init, weights_only=True)["model"]
+        print(f"[3/5] starting from {args.init}", flush=True)
+    model = train(data, weights, args.epochs, args.seed, init=init, lr=args.lr)
     t_rank = t_suit = 1.0
     if len(calib_real.rank):
         zr, zs = logits(model, calib_real)
@@ -294,6 +335,13 @@ def main(argv: list[str] | None = None) -> int:
     digest = export(model, t_rank, t_suit, args.out)
     print(f"[5/5] wrote {args.out} ({args.out.stat().st_size / 1e3:.0f} kB, sha256 {digest}) "
           f"in {time.time() - t0:.0f} s", flush=True)
+    if not args.no_checkpoint:
+        import torch
+
+        checkpoint = args.out.with_suffix(".pt")
+        torch.save({"model": model.state_dict(), "t_rank": t_rank, "t_suit": t_suit, "args": vars(args)
+                    | {"out": str(args.out), "cache": str(args.cache), "init": str(args.init)}}, checkpoint)
+        print(f"[5/5] the torch checkpoint (to fine-tune from, --init): {checkpoint}", flush=True)
     return 0
 
 
