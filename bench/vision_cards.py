@@ -51,7 +51,8 @@ cv2.setNumThreads(1)
 
 NAMER = "default"
 """Which index namer the readers use (``--namer``): ``default`` as shipped, ``old`` the index
-net alone, ``learned`` the shipped learned namer, or an ONNX file's path."""
+net alone, ``learned`` the shipped learned namer, or an ONNX file's path. ``--namer`` may name
+several, comma-separated: each is read in turn, the speed frames by each alternately."""
 
 
 def card_reader(*args: object, **kwargs: object) -> CardReader:
@@ -355,7 +356,11 @@ def _ms(xs: list[float]) -> float:
     return 1000 * statistics.median(xs) if xs else float("nan")
 
 
-def speed(count: int) -> list[np.ndarray]:
+def speed(count: int, namers: list[str]) -> list[np.ndarray]:
+    """The speed figures of each of ``namers`` (:data:`NAMER`) on the same frames: with more
+    than one, read in the order A B .. B A and each one's times pooled, so that a machine
+    slowing down or speeding up through the run weighs on each alike."""
+    global NAMER
     frames = speed_scenes(count)
     layout = frames[0][1].layout
     assert layout is not None  # speed_scenes' tables are on a mat
@@ -370,17 +375,34 @@ def speed(count: int) -> list[np.ndarray]:
         t0 = time.perf_counter()
         found_classical.append(len(classical.read(image)))
         baseline.append(time.perf_counter() - t0)
-    times = reading_times(frames, speed_scenes(count, played=True))
-    learned, settle, unchanged, found = times.whole, times.settle, times.unchanged, times.found
+    before = speed_scenes(count, played=True)
+    pooled = {n: ReadingTimes([], [], [], []) for n in namers}
+    for namer in namers + namers[::-1] if len(namers) > 1 else namers:
+        NAMER = namer
+        t = reading_times(frames, before)
+        p = pooled[namer]
+        p.whole += t.whole
+        p.settle += t.settle
+        p.unchanged += t.unchanged
+        p.found += t.found
     print(f"speed, {len(frames)} frames 1280x720 with 20 cards, one core:")
-    print(f"  learned reader, whole new frame: median {_ms(learned):6.1f} ms  (cards reported: median "
-          f"{statistics.median(found):.0f})")
-    print(f"  learned reader, a card played  : median {_ms(settle):6.1f} ms  (the settling frame, read "
-          f"where it changed; {len(settle)} frames)")
-    print(f"  learned reader, unchanged     : median {_ms(unchanged):6.2f} ms")
+    for namer, times in pooled.items():
+        learned, settle, unchanged, found = times.whole, times.settle, times.unchanged, times.found
+        label = "learned reader" if len(namers) == 1 else f"namer {namer}"
+        print(f"  {label}, whole new frame: median {_ms(learned):6.1f} ms  (cards reported: median "
+              f"{statistics.median(found):.0f})")
+        print(f"  {label}, a card played  : median {_ms(settle):6.1f} ms  (the settling frame, read "
+              f"where it changed; {len(settle)} frames)")
+        print(f"  {label}, unchanged     : median {_ms(unchanged):6.2f} ms")
+        print(f"  ratio {label} / classical (whole frame): {_ms(learned) / _ms(baseline):.2f}")
     print(f"  classical contour + template  : median {_ms(baseline):6.1f} ms  (cards reported: median "
           f"{statistics.median(found_classical):.0f})")
-    print(f"  ratio learned / classical     : {_ms(learned) / _ms(baseline):.2f}")
+    if len(namers) > 1:
+        first = pooled[namers[0]]
+        for namer in namers[1:]:
+            t = pooled[namer]
+            print(f"  namer {namer} / namer {namers[0]}: whole frame {_ms(t.whole) / _ms(first.whole):.2f}, a card "
+                  f"played {_ms(t.settle) / _ms(first.settle):.2f}")
     return [image for image, _ in frames]
 
 
@@ -407,7 +429,10 @@ import cv2
 from vision.mat import mat_layout
 from vision.reader import CardReader
 reader = CardReader(mat_layout("crocodile", 4))
-for path in sys.argv[1:]:
+if sys.argv[1] != "default":
+    from vision.cards.namer import use_namer
+    use_namer(reader, sys.argv[1])
+for path in sys.argv[2:]:
     reader.read_image(cv2.imread(path))
 # ru_maxrss survives exec on Linux (it would be the parent's): the kernel's own peak instead
 peak = [line for line in open("/proc/self/status") if line.startswith("VmHWM:")]
@@ -415,8 +440,9 @@ print(int(peak[0].split()[1]) / 1024 if peak else resource.getrusage(resource.RU
 """
 
 
-def reader_memory(frames: list[np.ndarray]) -> float:
-    """Peak RSS (MB) of a process that only loads the reader and reads the frames."""
+def reader_memory(frames: list[np.ndarray], namer: str = "default") -> float:
+    """Peak RSS (MB) of a process that only loads the reader (with the index namer ``namer``,
+    as :data:`NAMER`) and reads the frames."""
     import subprocess
     import tempfile
 
@@ -427,7 +453,7 @@ def reader_memory(frames: list[np.ndarray]) -> float:
             cv2.imwrite(str(path), image)
             paths.append(str(path))
         root = str(Path(__file__).resolve().parents[1])
-        out = subprocess.run([sys.executable, "-c", READER_ONLY, *paths], capture_output=True, text=True,
+        out = subprocess.run([sys.executable, "-c", READER_ONLY, namer, *paths], capture_output=True, text=True,
                              check=True, cwd=root, env={**os.environ, "PYTHONPATH": root})
     return float(out.stdout.strip().splitlines()[-1])
 
@@ -476,24 +502,31 @@ def main(argv: list[str] | None = None) -> int:
                     help="print every still frame's face-up card read wrong or not at all (dev seeds: "
                          "a held-out seed looked at this closely is held out no more)")
     ap.add_argument("--namer", default="default",
-                    help="the index namer: default (as shipped), old (the index net alone), learned, or an ONNX path")
+                    help="the index namer: default (as shipped), old (the index net alone), learned, or an ONNX "
+                         "path; several, comma-separated, are read in turn (speed: alternately, same frames)")
     args = ap.parse_args(argv)
     global NAMER
-    NAMER = args.namer
-    print(f"OpenCV {cv2.__version__}, numpy {np.__version__}, one thread, namer {NAMER}")
-    if args.scenes > 0 or args.empty_mats > 0:  # --scenes 0 --empty-mats 0: the real photos alone
-        print_rendered(range(args.first, args.first + args.scenes), args.empty_mats, args.list_misses)
-    if args.scenes > 0 and args.leaning:
-        print_leaning(range(args.first, args.first + args.scenes), args.leaning)
-    if not args.skip_real:
-        real_accuracy(None if args.real_variants is None else [int(k) for k in args.real_variants.split(",")])
+    namers = args.namer.split(",")
+    print(f"OpenCV {cv2.__version__}, numpy {np.__version__}, one thread, namer {', '.join(namers)}")
+    for NAMER in namers:
+        if len(namers) > 1:
+            print(f"--- namer {NAMER}")
+        if args.scenes > 0 or args.empty_mats > 0:  # --scenes 0 --empty-mats 0: the real photos alone
+            print_rendered(range(args.first, args.first + args.scenes), args.empty_mats, args.list_misses)
+        if args.scenes > 0 and args.leaning:
+            print_leaning(range(args.first, args.first + args.scenes), args.leaning)
+        if not args.skip_real:
+            real_accuracy(None if args.real_variants is None else [int(k) for k in args.real_variants.split(",")])
     if args.speed_frames <= 0:
         return 0
-    frames = speed(args.speed_frames)
-    if args.leaning:
+    frames = speed(args.speed_frames, namers)
+    for NAMER in namers if args.leaning else []:
+        if len(namers) > 1:
+            print(f"--- namer {NAMER}")
         leaning_speed(args.speed_frames, args.leaning)
-    print(f"memory: peak RSS of a process running only the reader on those frames: "
-          f"{reader_memory(frames[:5]):.0f} MB")
+    for namer in namers:
+        print(f"memory: peak RSS of a process running only the reader on those frames"
+              f"{'' if len(namers) == 1 else f' (namer {namer})'}: {reader_memory(frames[:5], namer):.0f} MB")
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"        (this benchmark's own process, renderer included: {rss:.0f} MB)")
     return 0
