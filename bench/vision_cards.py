@@ -508,7 +508,7 @@ def main(argv: list[str] | None = None) -> int:
     global NAMER
     namers = args.namer.split(",")
     print(f"OpenCV {cv2.__version__}, numpy {np.__version__}, one thread, namer {', '.join(namers)}")
-    for NAMER in namers:
+    for NAMER in namers if args.scenes > 0 or args.empty_mats > 0 or not args.skip_real else []:
         if len(namers) > 1:
             print(f"--- namer {NAMER}")
         if args.scenes > 0 or args.empty_mats > 0:  # --scenes 0 --empty-mats 0: the real photos alone
