@@ -25,8 +25,8 @@ Figures are printed, never asserted. Sets (``../shared/realcards``; skipped when
   such (an upper bound on false cards), not as false cards.
 
 ``--scales``: each photo read again that many times its size each way (area shrinking,
-bicubic enlarging). ``--namers``: which index namer names the indices (``old``: the shipped
-index net alone; ``learned``: the learned namer, ``vision.cards.namer``), read in one run.
+bicubic enlarging). ``--namers``: which index namer names the indices (``old``: the index
+net alone; ``learned``: the learned namer, ``vision.cards.namer``), read in one run.
 """
 
 from __future__ import annotations
@@ -67,11 +67,10 @@ def rank_of(code: str | None) -> str | None:
 
 
 def make_reader(namer: str) -> CardReader:
-    reader = CardReader()
-    if namer != "old":
-        from vision.cards.namer import use_namer
+    from vision.cards.namer import use_namer
 
-        use_namer(reader, namer)
+    reader = CardReader()
+    use_namer(reader, namer)
     return reader
 
 

@@ -25,6 +25,7 @@ from vision.cards.backs import Box, MatView, find_backs, looked_at, overlap
 from vision.cards.detect import CardFinder, FoundCard
 from vision.cards.geometry import POKER, CardShape
 from vision.cards.indices import IndexReading
+from vision.cards.light_print import dark_stock, negative, not_found_before
 from vision.cards.proposals import RANK_SHARE, GlyphSearch
 from vision.cards.soft import FOCUS_LIMIT, out_of_focus
 from vision.frame import Frame
@@ -325,24 +326,17 @@ class CardReader:
             image = white_balanced(image, white)
             frame = white_balanced(frame, white, BACKS_TOLERATED)
         seen = calibration.markers_seen if calibration is not None else None
-        faces = self.finder.find(image, self._search(view, image.shape), self._mask(image, view, regions, seen),
-                                 view.card_size_px[1] if view is not None else None, _soft(calibration, view))
-        if regions is not None:
-            faces = [c for c in faces if _touches(c, regions)]
-        if view is not None and calibration is not None:
-            for card in faces:
-                if len(card.indices) == 1:
-                    card.corners = mat_outline(card, calibration, self.shape)
-        else:
-            faces = [c for c in faces if _believed_off_mat(c)]
-            self.finder.snap_outlines(image, faces)
+        search, mask = self._search(view, image.shape), self._mask(image, view, regions, seen)
         kept_faces = [c for c in kept if c.indices]
-        faces = self.finder.weigh_pips(image, faces, others=kept_faces)
+        faces = self._faces(image, search, mask, view, calibration, regions, kept_faces)
+        # cards printed light on dark stock: read in the negative, where the stock is dark
+        stock = dark_stock(image, mask, view.card_size_px if view is not None else None)
+        if stock is not None:
+            dark = negative(image)
+            faces += not_found_before(self._faces(dark, search, stock, view, calibration, regions,
+                                                  [*kept_faces, *faces]), [*kept_faces, *faces])
         if view is None or calibration is None:
             return [*kept_faces, *faces]
-        # on the mat, a card read without being sure is asked about whole (a photograph's
-        # cards were never measured so: they are left as they were)
-        self.finder.weigh_whole(image, faces)
         faces = [*kept_faces, *faces]
         if regions is None:
             still, unread = [], find_backs(frame, view, faces)
@@ -352,6 +346,30 @@ class CardReader:
             unread = find_backs(frame, view, faces, within=boxes)
         unread = self.finder.name_unread(image, unread)
         return faces + still + unread
+
+    def _faces(self, image: np.ndarray, search: GlyphSearch, mask: np.ndarray | None, view: MatView | None,
+               calibration: Calibration | None, regions: tuple[Region, ...] | None,
+               others: Sequence[FoundCard]) -> list[FoundCard]:
+        """The face-up cards found by their indices in ``image`` where ``mask`` allows,
+        their outlines fitted and their pips weighed in (``others``: cards found before,
+        which may lie over these)."""
+        faces = self.finder.find(image, search, mask, view.card_size_px[1] if view is not None else None,
+                                 _soft(calibration, view))
+        if regions is not None:
+            faces = [c for c in faces if _touches(c, regions)]
+        if view is not None and calibration is not None:
+            for card in faces:
+                if len(card.indices) == 1:
+                    card.corners = mat_outline(card, calibration, self.shape)
+        else:
+            faces = [c for c in faces if _believed_off_mat(c)]
+            self.finder.snap_outlines(image, faces)
+        faces = self.finder.weigh_pips(image, faces, others=others)
+        if view is not None and calibration is not None:
+            # on the mat, a card read without being sure is asked about whole (a
+            # photograph's cards were never measured so: they are left as they were)
+            self.finder.weigh_whole(image, faces)
+        return faces
 
     def read_image(self, image: np.ndarray, t_ns: int = 0, frame_index: int = 0) -> Observation:
         """Read one picture from scratch (no history): the CLI's ``vision read``. A small

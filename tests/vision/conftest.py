@@ -63,6 +63,13 @@ def says_odds(club_odds: float, net: IndexNet) -> IndexNet:
     return IndexNet(params, net.shape)
 
 
+def index_net_naming(finder: CardFinder) -> CardFinder:
+    """``finder`` with the index net naming its indices, no learned namer: the second looks
+    at clubs and spades are for the index net's unsure cards, which the namer reads otherwise."""
+    finder.reader.namer = None
+    return finder
+
+
 def always_says(suit: str, net: IndexNet) -> IndexNet:
     """A club-or-spade witness of ``net``'s shape that says ``suit`` ("c" or "s") whatever it is shown."""
     return says_odds(np.exp(50.0) if suit == "c" else np.exp(-50.0), net)

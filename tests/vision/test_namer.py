@@ -89,3 +89,29 @@ def test_the_shipped_namer_is_the_recorded_file():
     if not WEIGHTS.exists():
         pytest.skip("no learned namer shipped")
     assert hashlib.sha256(WEIGHTS.read_bytes()).hexdigest() == WEIGHTS_SHA256
+
+
+@pytest.mark.realcards
+@pytest.mark.skipif(not HAVE_CCML, reason=f"cardcounterml photos not found at {cardcounterml_dir()}")
+def test_real_threes_of_a_deck_never_built_on_are_read_as_threes_not_fives():
+    """The shipped reader read every real 3 of the white deck as a 5 at 0.99 before the learned
+    namer. Its dev photos of threes (the namer's calibration part: never trained on)."""
+    import cv2
+
+    from vision.cards.namer import default_namer
+    from vision.reader import CardReader
+    from vision.train.cardcounterml import photos
+
+    sys.path.insert(0, str(REPO / "bench"))
+    from vision_realcards import Tally, found_cards, score_cardcounterml
+
+    assert default_namer() is not None, "the learned namer is shipped"
+    dev = [p for p in photos() if p.session == "IMG_2022" and not p.held_out]
+    calibration = dev[4::5]  # as vision.train.train_namer keeps them apart
+    threes = [p for p in calibration if any(code[0] == "3" for code in p.faces)]
+    assert len(threes) >= 4
+    reader, tally = CardReader(), Tally()
+    for photo in threes:
+        tally.add(score_cardcounterml(photo, found_cards(reader, cv2.imread(str(photo.path)))))
+    assert tally.per_rank_right["3"] >= tally.per_rank["3"] - 1
+    assert not any(wrong[0] == "5" for (right, wrong), _ in tally.confusions.items() if right[0] == "3")

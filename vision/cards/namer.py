@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 WEIGHTS = Path(__file__).resolve().parent / "weights" / "index_namer.onnx"
-WEIGHTS_SHA256 = ""
+WEIGHTS_SHA256 = "50ba4ec58ce705e8b3286152d3aa2c09b95ec67e7d41dbcf48119b490ffc86cd"
 """The shipped ONNX file, byte for byte (see the training command in ``vision.train.train_namer``)."""
 RANK_ORDER = "A23456789TJQK"
 SUIT_ORDER = "shdc"

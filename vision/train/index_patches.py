@@ -275,9 +275,18 @@ def rendered_patches(seed: int, scenes: int, cards: dict[str, dict[str, Path]]) 
 
 # --- real photos (dev part only) ----------------------------------------------------------------
 
+LIGHT_PRINT_CUTS = 6
+"""Jittered cuts of each index printed light on dark stock, read in the negative as the reader
+reads it (``vision.cards.light_print``): such a deck is one session of the dev photos, a
+tenth of their indices, drawn twice as often as the others' (3 cuts)."""
+
+
 def real_patches(names: list[str], seed: int, greyscale_every: int = 5) -> PatchSet:
     """Patches from the ``cardcounterml`` dev photos named, each photo's index in the sorted
-    set as its group. Every ``greyscale_every``-th photo is also read in greyscale."""
+    set as its group. Every ``greyscale_every``-th photo is also read in greyscale. Indices
+    lying on dark stock (:func:`vision.cards.light_print.dark_stock`) are cut from the
+    photo's negative too."""
+    from vision.cards.light_print import dark_stock, negative
     from vision.train.cardcounterml import photos
 
     reader = IndexReader()
@@ -298,10 +307,19 @@ def real_patches(names: list[str], seed: int, greyscale_every: int = 5) -> Patch
                           lab.code))
         rng = np.random.default_rng([seed, k])
         parts.append(zone_patches(image, zones, reader, rng, group=k, jitter_cuts=3))
+        stock = dark_stock(image)
+        if stock is not None:
+            light = [(q, code) for q, code in zones if stock[_pixel(q.mean(0), stock.shape)] > 0]
+            parts.append(zone_patches(negative(image), light, reader, rng, group=k, jitter_cuts=LIGHT_PRINT_CUTS))
         if k % greyscale_every == 0:
             grey = cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
             parts.append(zone_patches(grey, zones, reader, rng, group=k, jitter_cuts=1))
     return PatchSet.concat(parts)
+
+
+def _pixel(point: np.ndarray, shape: tuple[int, ...]) -> tuple[int, int]:
+    """(row, column) of ``point`` (x, y), clipped into an image of ``shape``."""
+    return (int(np.clip(round(point[1]), 0, shape[0] - 1)), int(np.clip(round(point[0]), 0, shape[1] - 1)))
 
 
 # --- the project's own rendered mats (training seeds only) -----------------------------------------

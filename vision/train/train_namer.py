@@ -24,13 +24,13 @@ librsvg2-bin``; the real photos in ``../shared/realcards``.) Steps, each printin
 
 ``--tiny`` runs every step on a handful of scenes and photos in seconds (the tests).
 
-Measured (branch vision-learned, a 2-core machine shared with other test runs at load 6-18):
-``--scenes 1200 --epochs 12 --mat-scenes 0`` (the code then had no renderer's mats) took
-3925 s, of which 659 s cutting patches (47,612: 34,560 rendered, 13,052 real) and about 75 s
-an epoch on a quiet machine; calibration patches 95.7 % rank+suit, temperatures 0.84 and 0.73.
-The defaults here (6 epochs, 800 of the renderer's mats more) were not run to the end: the
-machine's load stopped the run in its first epoch. No namer is shipped yet
-(``docs/benchmarks.md``, "real photographs of decks it was not built on").
+The shipped model (``vision/cards/weights/index_namer.onnx``, its sha256 in
+``vision.cards.namer``) is ``python -m vision.train.train_namer --seed 1 --cache FILE.npz``:
+the same file byte for byte when run again from the same cut patches (two torch threads).
+Cutting the patches took about 660 s for the decks' tables and about 1 800 s for the
+renderer's 800 mats, training 430 s (six epochs of 67,063 patches: 34,560 of deck designs,
+15,692 of the renderer's mats, 16,811 real, those printed light on dark stock cut from the
+photo's negative as well); calibration patches 95.9 % rank+suit, temperatures 0.84 and 0.71.
 """
 
 from __future__ import annotations
