@@ -651,16 +651,20 @@ class CardFinder:
             card.probs = probs
             card.settle(*decide(probs), self.min_confidence)
 
-    def snap_outlines(self, image: np.ndarray, cards: list[FoundCard]) -> None:
+    def snap_outlines(self, image: np.ndarray, cards: list[FoundCard]) -> list[FoundCard]:
         """Move the outline of each card read from one index onto the card's edges by that
         index (:mod:`vision.cards.edges`): a photograph's cards, where no mat gives their
-        size and place."""
+        size and place. The cards whose edges did not show, left as they were."""
         grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        unsnapped = []
         for card in cards:
             if len(card.indices) == 1:
                 snapped = snap_outline(grey, card.corners, card.indices[0].span)
                 if snapped is not None:
                     card.corners = snapped
+                else:
+                    unsnapped.append(card)
+        return unsnapped
 
     def name_unread(self, image: np.ndarray, cards: Sequence[FoundCard]) -> list[FoundCard]:
         """``cards`` with the face-up ones found without an index read (the back finder's
