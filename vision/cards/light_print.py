@@ -63,9 +63,10 @@ def dark_stock(image: np.ndarray, within: np.ndarray | None = None,
         return None
     # an index lies at the stock's edge, a card's corner: take in a little round it
     stock = cv2.dilate(stock, kernel)
-    mask = cv2.resize(stock, (w, h), interpolation=cv2.INTER_NEAREST) if shrink < 1 else stock
+    mask = np.asarray(cv2.resize(stock, (w, h), interpolation=cv2.INTER_NEAREST) if shrink < 1 else stock,
+                      np.uint8)
     if within is not None:
-        mask &= within
+        mask = np.asarray(cv2.bitwise_and(mask, within), np.uint8)
         if not mask.any():
             return None
     return mask
