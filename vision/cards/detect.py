@@ -309,7 +309,8 @@ def _combined(confidences: list[float]) -> float:
     return 1.0 - miss
 
 
-def _point_in(outline: np.ndarray, p: np.ndarray) -> bool:
+def point_in(outline: np.ndarray, p: np.ndarray) -> bool:
+    """Whether the point ``p`` (x, y) lies in or on ``outline`` ((N, 2) image px)."""
     return cv2.pointPolygonTest(outline.astype(np.float32), (float(p[0]), float(p[1])), False) >= 0
 
 
@@ -432,7 +433,7 @@ def assemble(readings: list[IndexReading], image_size: tuple[int, int], shape: C
 
 def _under_another(point: np.ndarray, card: FoundCard, cards: Sequence[FoundCard]) -> bool:
     """Does ``point`` lie inside the outline of a card of ``cards`` other than ``card``?"""
-    return any(other is not card and _point_in(other.corners, point) for other in cards)
+    return any(other is not card and point_in(other.corners, point) for other in cards)
 
 
 def _own_height(card: FoundCard, shape: CardShape) -> float | None:
@@ -569,7 +570,7 @@ def _without_stray_readings(found: list[_Assembled], on_mat: bool = False) -> li
     for f in found:
         if not f.measured and len(f.card.indices) == 1:
             r = f.card.indices[0]
-            if any(_point_in(big.corners, r.centre) and not 0.75 < rank_span(f.card) / rank_span(big) < 1.33
+            if any(point_in(big.corners, r.centre) and not 0.75 < rank_span(f.card) / rank_span(big) < 1.33
                    for big in measured):
                 continue
             if (deck is not None and _sureness(r) < deck[1]
@@ -583,7 +584,7 @@ def _over(card: FoundCard, cards: Sequence[FoundCard]) -> list[np.ndarray]:
     """The outlines of the cards lying over ``card``: those with an index in view inside
     its outline."""
     return [o.corners for o in cards
-            if o is not card and any(_point_in(card.corners, g.centre) for g in o.indices)]
+            if o is not card and any(point_in(card.corners, g.centre) for g in o.indices)]
 
 
 class CardFinder:
@@ -744,7 +745,7 @@ class CardFinder:
                 continue
             for other in cards:
                 if (other is not card and id(other) not in doubles and other.code == card.code
-                        and any(_point_in(card.corners, g.centre) for g in other.indices)):
+                        and any(point_in(card.corners, g.centre) for g in other.indices)):
                     # the outline the pips were counted in is the card's
                     card.indices = [*card.indices, *other.indices]
                     doubles.add(id(other))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.cards.detect import FoundCard
+from vision.cards.detect import FoundCard, point_in
 
 DARK_STOCK = 0.35
 """A pixel is dark stock when its grey is under this share of the frame's white (its 99th
@@ -78,7 +78,4 @@ def negative(image: np.ndarray) -> np.ndarray:
 
 def not_found_before(found: list[FoundCard], before: list[FoundCard]) -> list[FoundCard]:
     """The cards of ``found`` whose middle lies in none of the cards ``before``."""
-    outlines = [c.corners.astype(np.float32).reshape(-1, 1, 2) for c in before]
-    return [c for c in found
-            if not any(cv2.pointPolygonTest(o, (float(c.centre[0]), float(c.centre[1])), False) >= 0
-                       for o in outlines)]
+    return [c for c in found if not any(point_in(b.corners, c.centre) for b in before)]
