@@ -115,10 +115,14 @@ class Served:
         while True:
             state = self.state()
             # The state shows the newest session (a setup still queued opened another) with
-            # every one of its inputs handled.
+            # every one of its inputs handled. The counts alone can agree by chance while the
+            # setup is still queued (the old game's count equal to the new one's): the newest
+            # input shown must be the newest stored too.
             latest = latest_session(self.db)
-            if (state["session"] == latest and state["inputs"] == count_inputs(self.db, latest)) \
-                    or time.monotonic() > deadline:
+            newest = newest_input(self.db, latest)
+            shown = (state["recent"][0]["seq"], state["recent"][0]["wall"]) if state["recent"] else None
+            if (state["session"] == latest and state["inputs"] == count_inputs(self.db, latest)
+                    and shown == newest) or time.monotonic() > deadline:
                 return state
             time.sleep(0.05)
 
@@ -127,6 +131,18 @@ def latest_session(db: Path) -> int:
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
         return int(conn.execute("SELECT MAX(id) FROM sessions").fetchone()[0])
+    finally:
+        conn.close()
+
+
+def newest_input(db: Path, session: int) -> tuple[int, float] | None:
+    """(seq, wall) of the session's newest stored input that the table's list of recent
+    inputs shows (every one but the camera's observations), read without writing anything."""
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        row = conn.execute("SELECT seq, wall FROM events WHERE session_id=? AND kind LIKE 'input.%' "
+                           "AND kind != 'input.observation' ORDER BY seq DESC LIMIT 1", (session,)).fetchone()
+        return None if row is None else (int(row[0]), float(row[1]))
     finally:
         conn.close()
 
